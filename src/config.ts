@@ -1,0 +1,250 @@
+import { existsSync, readFileSync } from "node:fs";
+import { z } from "zod";
+
+/**
+ * The whole environment, validated at once. A broken environment yields one
+ * error listing every problem; secret values are never part of a message.
+ */
+
+const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+
+const bool = z.preprocess((v) => {
+  if (v === undefined || v === "") return undefined;
+  if (typeof v === "string") {
+    const s = v.trim().toLowerCase();
+    if (["1", "true", "yes", "on"].includes(s)) return true;
+    if (["0", "false", "no", "off"].includes(s)) return false;
+  }
+  return v;
+}, z.boolean({ error: "must be true/false (or 1/0)" }).optional());
+
+const url = (what: string) =>
+  z.preprocess(emptyToUndefined, z.url({ error: `must be a URL (${what})` }).optional());
+
+const positiveInt = (def: number) =>
+  z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(0).default(def),
+  );
+
+const secret = (minLength: number) =>
+  z.preprocess(
+    emptyToUndefined,
+    z.string().min(minLength, `must be at least ${minLength} characters long`).optional(),
+  );
+
+const telegramToken = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .regex(
+      /^\d{5,}:[A-Za-z0-9_-]{20,}$/,
+      "does not look like a bot token from @BotFather (<digits>:<secret>)",
+    )
+    .optional(),
+);
+
+const adminIds = z.preprocess(
+  (v) => (typeof v === "string" ? v.split(/[,\s]+/).filter(Boolean) : (v ?? [])),
+  z.array(
+    z
+      .string()
+      .regex(/^\d{1,15}$/, "is not a numeric Telegram user id")
+      .transform(Number),
+  ),
+);
+
+export const envSchema = z.object({
+  SANDBOX: bool,
+  ROLE: z.enum(["all", "web", "worker"], { error: "must be one of all, web, worker" }).default("all"),
+  BOT_TOKEN: telegramToken,
+  TELEGRAM_API_ROOT: url("Telegram Bot API root").default("https://api.telegram.org"),
+  BOT_MODE: z.enum(["polling", "webhook"], { error: "must be polling or webhook" }).default("polling"),
+  PUBLIC_URL: url("where the service and Telegram reach this server, e.g. https://bot.example.com"),
+  TELEGRAM_WEBHOOK_SECRET: secret(16),
+  MEDIA_WEBHOOK_SECRET: secret(16),
+  MEDIA_WEBHOOK_SIGNING_SECRET: secret(8),
+  SIGNING_SECRET: secret(32),
+  MEDIA_API_URL: url("media service base URL"),
+  MEDIA_API_KEY: secret(1),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+      .optional(),
+  ),
+  REDIS_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^rediss?:\/\//, "must be a redis:// URL")
+      .default("redis://127.0.0.1:6379"),
+  ),
+  REDIS_PREFIX: z.preprocess(emptyToUndefined, z.string().min(1).default("msb")),
+  ADMIN_IDS: adminIds,
+  WELCOME_CREDITS: positiveInt(20),
+  PRICES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./data")),
+  HOST: z.preprocess(emptyToUndefined, z.string().default("0.0.0.0")),
+  PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(8080),
+  ),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      error: "must be one of fatal, error, warn, info, debug, trace, silent",
+    })
+    .default("info"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  sandbox: boolean;
+  role: "all" | "web" | "worker";
+  telegram: {
+    token: string | undefined;
+    apiRoot: string;
+    mode: "polling" | "webhook";
+    webhookSecret: string | undefined;
+  };
+  publicUrl: string;
+  media: {
+    /** undefined in sandbox mode without a key: the built-in simulator is used */
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    webhookSecret: string;
+    signingSecret: string | undefined;
+    useSimulator: boolean;
+  };
+  signingSecret: string;
+  database: { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
+  redis: { url: string; prefix: string };
+  adminIds: number[];
+  welcomeCredits: number;
+  pricesFile: string | undefined;
+  dataDir: string;
+  http: { host: string; port: number };
+  logLevel: Env["LOG_LEVEL"];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `The configuration is not valid (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n` +
+        problems.map((p) => `  - ${p}`).join("\n") +
+        "\nSet these in the environment or in .env (see README, section Configuration).",
+    );
+    this.name = "ConfigError";
+  }
+}
+
+/** Reads KEY=VALUE lines; the real environment wins over the file. */
+export function readDotEnv(path: string): Record<string, string> {
+  if (!existsSync(path)) return {};
+  const out: Record<string, string> = {};
+  for (const line of readFileSync(path, "utf8").split(/\r?\n/)) {
+    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)\s*$/.exec(line);
+    if (!m || line.trim().startsWith("#")) continue;
+    let value = m[2] ?? "";
+    if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) {
+      value = value.slice(1, -1);
+    }
+    out[m[1]!] = value;
+  }
+  return out;
+}
+
+/** Derives a stable per-installation secret for sandbox mode only. */
+function sandboxSecret(purpose: string): string {
+  return `sandbox-${purpose}-not-for-production-use-0000`;
+}
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(env);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const [name, index] = issue.path;
+      const where =
+        typeof index === "number" ? `${String(name)} (item ${index + 1})` : String(name ?? "(environment)");
+      problems.push(`${where}: ${issue.message}`);
+    }
+    throw new ConfigError(problems);
+  }
+  const e = parsed.data;
+  const sandbox = e.SANDBOX === true;
+
+  if (!sandbox) {
+    if (!e.BOT_TOKEN && !e.MEDIA_API_KEY && !e.DATABASE_URL) {
+      problems.push(
+        "nothing is configured: set SANDBOX=1 to try the bot with embedded defaults, or configure production (BOT_TOKEN, MEDIA_API_URL, MEDIA_API_KEY, DATABASE_URL, ...)",
+      );
+    } else {
+      if (!e.BOT_TOKEN) problems.push("BOT_TOKEN: required (get one from @BotFather)");
+      if (!e.MEDIA_API_KEY)
+        problems.push(
+          "MEDIA_API_KEY: required in production; without it the bot would run against the built-in simulator, which only SANDBOX=1 allows",
+        );
+      if (!e.MEDIA_API_URL)
+        problems.push("MEDIA_API_URL: required in production (the media service base URL)");
+      if (!e.DATABASE_URL)
+        problems.push("DATABASE_URL: required in production (embedded PGlite is for SANDBOX=1 only)");
+      if (!e.PUBLIC_URL)
+        problems.push(
+          "PUBLIC_URL: required in production (the service downloads inputs and posts webhooks there)",
+        );
+      if (!e.SIGNING_SECRET) problems.push("SIGNING_SECRET: required in production (32+ random characters)");
+      if (!e.MEDIA_WEBHOOK_SECRET)
+        problems.push(
+          "MEDIA_WEBHOOK_SECRET: required in production (16+ random characters, part of the webhook URL)",
+        );
+    }
+  }
+  if (e.BOT_MODE === "webhook") {
+    if (!e.PUBLIC_URL) problems.push("PUBLIC_URL: required when BOT_MODE=webhook");
+    if (!e.TELEGRAM_WEBHOOK_SECRET) problems.push("TELEGRAM_WEBHOOK_SECRET: required when BOT_MODE=webhook");
+  }
+  if (e.MEDIA_API_KEY && !e.MEDIA_API_URL && !problems.some((p) => p.startsWith("MEDIA_API_URL"))) {
+    problems.push("MEDIA_API_URL: required when MEDIA_API_KEY is set");
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const port = e.PORT;
+  const publicUrl = (e.PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, "");
+  return {
+    sandbox,
+    role: e.ROLE,
+    telegram: {
+      token: e.BOT_TOKEN,
+      apiRoot: e.TELEGRAM_API_ROOT.replace(/\/+$/, ""),
+      mode: e.BOT_MODE,
+      webhookSecret: e.TELEGRAM_WEBHOOK_SECRET,
+    },
+    publicUrl,
+    media: {
+      baseUrl: e.MEDIA_API_URL?.replace(/\/+$/, ""),
+      apiKey: e.MEDIA_API_KEY,
+      webhookSecret: e.MEDIA_WEBHOOK_SECRET ?? sandboxSecret("media-webhook"),
+      signingSecret: e.MEDIA_WEBHOOK_SIGNING_SECRET,
+      useSimulator: !e.MEDIA_API_KEY,
+    },
+    signingSecret: e.SIGNING_SECRET ?? sandboxSecret("signing"),
+    database: e.DATABASE_URL
+      ? { kind: "postgres", url: e.DATABASE_URL }
+      : { kind: "pglite", dataDir: `${e.DATA_DIR.replace(/\/+$/, "")}/pglite` },
+    redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
+    adminIds: e.ADMIN_IDS,
+    welcomeCredits: e.WELCOME_CREDITS,
+    pricesFile: e.PRICES_FILE,
+    dataDir: e.DATA_DIR,
+    http: { host: e.HOST, port },
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** The environment merged with an optional .env file (the real environment wins). */
+export function environment(dotEnvPath = ".env"): Record<string, string | undefined> {
+  return { ...readDotEnv(dotEnvPath), ...process.env };
+}

@@ -1,0 +1,29 @@
+import { fileURLToPath } from "node:url";
+import type { PgliteDatabase } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import type { DatabaseHandle } from "./client";
+
+export const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
+
+/**
+ * Applies drizzle/ migrations. On Postgres it runs on one dedicated connection
+ * holding an advisory lock, so web and worker processes starting together do not race.
+ */
+export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
+  if (handle.kind === "pglite") {
+    await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder });
+    return;
+  }
+  if (!handle.url) throw new Error("a Postgres handle needs its URL to migrate");
+  const client = postgres(handle.url, { max: 1, onnotice: () => {} });
+  try {
+    await client`select pg_advisory_lock(772211)`;
+    await migratePostgres(drizzle(client), { migrationsFolder });
+    await client`select pg_advisory_unlock(772211)`;
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}

@@ -1,0 +1,249 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const tgId = (name: string) => bigint(name, { mode: "number" });
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable("users", {
+  id: tgId("id").primaryKey(),
+  username: text("username"),
+  firstName: text("first_name"),
+  language: text("language").notNull().default("en"),
+  /** set when Telegram answers 403 (blocked, deactivated); cleared when the user writes again */
+  blockedAt: timestamp("blocked_at", { withTimezone: true }),
+  firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const chats = pgTable("chats", {
+  id: tgId("id").primaryKey(),
+  type: text("type").notNull(),
+  title: text("title"),
+  isForum: boolean("is_forum").notNull().default(false),
+  firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const creditAccounts = pgTable(
+  "credit_accounts",
+  {
+    userId: tgId("user_id").primaryKey(),
+    available: integer("available").notNull().default(0),
+    held: integer("held").notNull().default(0),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("credit_accounts_available_nonnegative", sql`${t.available} >= 0`),
+    check("credit_accounts_held_nonnegative", sql`${t.held} >= 0`),
+  ],
+);
+
+export const holdStates = ["open", "charged", "released"] as const;
+export type HoldState = (typeof holdStates)[number];
+
+export const holds = pgTable(
+  "credit_holds",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    key: text("key").notNull(),
+    userId: tgId("user_id")
+      .notNull()
+      .references(() => creditAccounts.userId),
+    amount: integer("amount").notNull(),
+    state: text("state").$type<HoldState>().notNull().default("open"),
+    chargedAmount: integer("charged_amount"),
+    refundedAmount: integer("refunded_amount").notNull().default(0),
+    reason: text("reason"),
+    createdAt: createdAt(),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("credit_holds_key_uq").on(t.key),
+    index("credit_holds_user_idx").on(t.userId),
+    check("credit_holds_amount_positive", sql`${t.amount} > 0`),
+    check("credit_holds_state_valid", sql`${t.state} in ('open','charged','released')`),
+    check(
+      "credit_holds_charge_consistent",
+      sql`(${t.state} = 'charged') = (${t.chargedAmount} is not null) and (${t.chargedAmount} is null or (${t.chargedAmount} >= 0 and ${t.chargedAmount} <= ${t.amount}))`,
+    ),
+    check(
+      "credit_holds_refund_bounded",
+      sql`${t.refundedAmount} >= 0 and ${t.refundedAmount} <= coalesce(${t.chargedAmount}, 0)`,
+    ),
+    check("credit_holds_resolution_time", sql`(${t.state} = 'open') = (${t.resolvedAt} is null)`),
+  ],
+);
+
+export const entryKinds = ["grant", "purchase", "hold", "charge", "release", "refund", "adjustment"] as const;
+export type EntryKind = (typeof entryKinds)[number];
+
+/**
+ * Append-only. Each entry records its effect on the two balance columns, so the
+ * audit can check sum(delta_available) == available and sum(delta_held) == held.
+ */
+export const ledgerEntries = pgTable(
+  "ledger_entries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: tgId("user_id")
+      .notNull()
+      .references(() => creditAccounts.userId),
+    kind: text("kind").$type<EntryKind>().notNull(),
+    key: text("key").notNull(),
+    deltaAvailable: integer("delta_available").notNull(),
+    deltaHeld: integer("delta_held").notNull(),
+    holdId: uuid("hold_id").references(() => holds.id),
+    note: text("note"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("ledger_entries_kind_key_uq").on(t.kind, t.key),
+    index("ledger_entries_user_idx").on(t.userId),
+    index("ledger_entries_hold_idx").on(t.holdId),
+    check(
+      "ledger_entries_kind_valid",
+      sql`${t.kind} in ('grant','purchase','hold','charge','release','refund','adjustment')`,
+    ),
+  ],
+);
+
+export const generationStates = [
+  "queued",
+  "submitting",
+  "pending",
+  "completed",
+  "delivering",
+  "delivered",
+  "failed",
+  "rejected",
+  "expired",
+  "cancelled",
+] as const;
+export type GenerationState = (typeof generationStates)[number];
+
+export const generations = pgTable(
+  "generations",
+  {
+    id: uuid("id").primaryKey(),
+    /** caller-given key; the same confirmation never creates two generations */
+    requestKey: text("request_key").notNull(),
+    userId: tgId("user_id").notNull(),
+    chatId: tgId("chat_id"),
+    threadId: integer("thread_id"),
+    replyToMessageId: integer("reply_to_message_id"),
+    statusMessageId: integer("status_message_id"),
+    inlineMessageId: text("inline_message_id"),
+    language: text("language").notNull().default("en"),
+    operation: text("operation").$type<"image" | "edit" | "video" | "dub">().notNull(),
+    params: jsonb("params").$type<Record<string, unknown>>().notNull(),
+    price: integer("price").notNull(),
+    holdKey: text("hold_key").notNull(),
+    state: text("state").$type<GenerationState>().notNull(),
+    taskId: text("task_id"),
+    serviceCredits: integer("service_credits"),
+    outputs: jsonb("outputs").$type<unknown[]>(),
+    charged: integer("charged"),
+    error: jsonb("error").$type<Record<string, unknown>>(),
+    attempts: integer("attempts").notNull().default(0),
+    /** a result that arrived after we failed/expired it locally: delivered free */
+    late: boolean("late").notNull().default(false),
+    deliveredMessageIds: jsonb("delivered_message_ids").$type<number[]>(),
+    fileIds: jsonb("file_ids").$type<string[]>(),
+    submittedAt: timestamp("submitted_at", { withTimezone: true }),
+    deadlineAt: timestamp("deadline_at", { withTimezone: true }),
+    nextPollAt: timestamp("next_poll_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("generations_request_key_uq").on(t.requestKey),
+    uniqueIndex("generations_task_id_uq").on(t.taskId),
+    index("generations_state_idx").on(t.state),
+    index("generations_user_idx").on(t.userId, t.createdAt),
+    check("generations_price_nonnegative", sql`${t.price} >= 0`),
+  ],
+);
+
+export const deliveries = pgTable(
+  "deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    generationId: uuid("generation_id")
+      .notNull()
+      .references(() => generations.id),
+    attempt: integer("attempt").notNull(),
+    state: text("state").$type<"sending" | "sent" | "failed">().notNull(),
+    messageIds: jsonb("message_ids").$type<number[]>(),
+    error: text("error"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("deliveries_generation_attempt_uq").on(t.generationId, t.attempt)],
+);
+
+export const payments = pgTable(
+  "payments",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: tgId("user_id").notNull(),
+    telegramChargeId: text("telegram_charge_id").notNull(),
+    providerChargeId: text("provider_charge_id"),
+    currency: text("currency").notNull(),
+    totalAmount: integer("total_amount").notNull(),
+    credits: integer("credits").notNull(),
+    payload: text("payload").notNull(),
+    refundedAt: timestamp("refunded_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("payments_charge_uq").on(t.telegramChargeId)],
+);
+
+export const broadcasts = pgTable("broadcasts", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  adminId: tgId("admin_id").notNull(),
+  text: text("text").notNull(),
+  state: text("state").$type<"draft" | "sending" | "done" | "cancelled">().notNull().default("draft"),
+  createdAt: createdAt(),
+  finishedAt: timestamp("finished_at", { withTimezone: true }),
+});
+
+export const broadcastRecipients = pgTable(
+  "broadcast_recipients",
+  {
+    broadcastId: uuid("broadcast_id")
+      .notNull()
+      .references(() => broadcasts.id),
+    userId: tgId("user_id").notNull(),
+    state: text("state").$type<"pending" | "sent" | "blocked" | "failed">().notNull().default("pending"),
+    messageId: integer("message_id"),
+    error: text("error"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("broadcast_recipients_pk").on(t.broadcastId, t.userId)],
+);
+
+/** Conversation and session storage (grammY StorageAdapter). */
+export const kvStore = pgTable("kv_store", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Updates already handled, for update_id dedupe across processes. */
+export const processedUpdates = pgTable("processed_updates", {
+  updateId: bigint("update_id", { mode: "number" }).primaryKey(),
+  createdAt: createdAt(),
+});

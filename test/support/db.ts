@@ -1,0 +1,46 @@
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { type DatabaseHandle, openDatabase } from "../../src/db/client";
+import { migrateDatabase } from "../../src/db/migrate";
+
+/** The server tests run against; each test file gets a database of its own on it. */
+export const testServerUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+export interface TestDatabase extends DatabaseHandle {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export async function createTestDatabase(options: { max?: number } = {}): Promise<TestDatabase> {
+  const name = `msb_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(testServerUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  await admin.end();
+  const url = withDatabase(testServerUrl, name);
+  const handle = openDatabase({ kind: "postgres", url, max: options.max ?? 10 });
+  await migrateDatabase(handle);
+  return {
+    ...handle,
+    name,
+    url,
+    async drop() {
+      await handle.close();
+      const again = postgres(testServerUrl, { max: 1, onnotice: () => {} });
+      await again.unsafe(`drop database if exists "${name}" with (force)`);
+      await again.end();
+    },
+  };
+}
+
+export async function createPgliteDatabase(): Promise<TestDatabase> {
+  const handle = openDatabase({ kind: "pglite" });
+  await migrateDatabase(handle);
+  return { ...handle, name: "pglite", url: "memory://", drop: () => handle.close() };
+}
