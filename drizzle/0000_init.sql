@@ -66,6 +66,9 @@ CREATE TABLE "generations" (
 	"error" jsonb,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"late" boolean DEFAULT false NOT NULL,
+	"measured_seconds" integer,
+	"status_shown" text,
+	"notified_at" timestamp with time zone,
 	"delivered_message_ids" jsonb,
 	"file_ids" jsonb,
 	"submitted_at" timestamp with time zone,
@@ -112,6 +115,14 @@ CREATE TABLE "ledger_entries" (
 	"note" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "ledger_entries_kind_valid" CHECK ("ledger_entries"."kind" in ('grant','purchase','hold','charge','release','refund','adjustment'))
+);
+--> statement-breakpoint
+CREATE TABLE "orphan_tasks" (
+	"task_id" text PRIMARY KEY NOT NULL,
+	"generation_id" uuid,
+	"service_credits" integer,
+	"reason" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "payments" (

@@ -434,3 +434,4 @@ export function createLedger(db: Database) {
 }
 
 export type Ledger = ReturnType<typeof createLedger>;
+export type Credits = Ledger;

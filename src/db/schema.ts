@@ -160,6 +160,11 @@ export const generations = pgTable(
     attempts: integer("attempts").notNull().default(0),
     /** a result that arrived after we failed/expired it locally: delivered free */
     late: boolean("late").notNull().default(false),
+    /** dubbing: input duration measured by the service, for settling the charge */
+    measuredSeconds: integer("measured_seconds"),
+    /** last status text shown in the status message, so an edit is never "not modified" */
+    statusShown: text("status_shown"),
+    notifiedAt: timestamp("notified_at", { withTimezone: true }),
     deliveredMessageIds: jsonb("delivered_message_ids").$type<number[]>(),
     fileIds: jsonb("file_ids").$type<string[]>(),
     submittedAt: timestamp("submitted_at", { withTimezone: true }),
@@ -193,6 +198,15 @@ export const deliveries = pgTable(
   },
   (t) => [uniqueIndex("deliveries_generation_attempt_uq").on(t.generationId, t.attempt)],
 );
+
+/** Tasks the service ran for a generation that already had another task: their cost is ours. */
+export const orphanTasks = pgTable("orphan_tasks", {
+  taskId: text("task_id").primaryKey(),
+  generationId: uuid("generation_id"),
+  serviceCredits: integer("service_credits"),
+  reason: text("reason").notNull(),
+  createdAt: createdAt(),
+});
 
 export const payments = pgTable(
   "payments",

@@ -1,0 +1,78 @@
+import { sequentialize } from "@grammyjs/runner";
+import { Bot, type Composer } from "grammy";
+import type { UserFromGetMe } from "grammy/types";
+import type { BotContext, BotDeps } from "./context";
+import { balanceFeature } from "./features/balance";
+import { cancelFeature } from "./features/cancel";
+import { fallbackFeature } from "./features/fallback";
+import { helpFeature } from "./features/help";
+import { languageFeature } from "./features/language";
+import { membershipFeature } from "./features/membership";
+import { startFeature } from "./features/start";
+import { i18n } from "./i18n";
+import { sequenceConstraints } from "./keys";
+import { dedupeUpdates } from "./middleware/dedupe";
+import { handleBotError } from "./middleware/error-boundary";
+import { injectDeps } from "./middleware/inject-deps";
+import { defaultRateLimit, type RateLimitOptions, rateLimit } from "./middleware/rate-limit";
+import { registerUser } from "./middleware/register-user";
+import { persistentSession } from "./middleware/session";
+import { boundedAutoRetry, markBlockedUsers } from "./transformers";
+
+export interface CreateBotOptions {
+  /** Bot API root, e.g. https://api.telegram.org or a stand-in */
+  apiRoot: string;
+  /** skips getMe at start when known */
+  botInfo?: UserFromGetMe;
+  /** feature composers, run after the always-available handlers and before the fallback */
+  features?: Composer<BotContext>[];
+  /** per-user rate limit; the Redis key prefix defaults to `<config.redis.prefix>:ratelimit:` */
+  rateLimit?: Partial<RateLimitOptions>;
+}
+
+/**
+ * The bot with its middleware in order: update_id dedupe, sequence per
+ * chat/user, error boundary, i18n, rate limit, session, user registration, the
+ * always-available handlers, the given features, and a fallback. Errors end in
+ * `handleBotError`. Starting it (polling or webhook) is the caller's choice.
+ */
+export function createBot(token: string, deps: BotDeps, options: CreateBotOptions): Bot<BotContext> {
+  const bot = new Bot<BotContext>(token, {
+    client: { apiRoot: options.apiRoot },
+    ...(options.botInfo ? { botInfo: options.botInfo } : {}),
+  });
+
+  bot.api.config.use(boundedAutoRetry());
+  bot.api.config.use(markBlockedUsers(deps.users, deps.logger));
+
+  // Errors before the boundary (e.g. the database is down during dedupe) reach
+  // bot.catch under polling; under a webhook they fail the call, and Telegram retries.
+  bot.catch(handleBotError);
+
+  bot.use(injectDeps(deps));
+  // Before sequencing, so a redelivered copy is dropped at once rather than
+  // queueing behind the original it duplicates.
+  bot.use(dedupeUpdates());
+  // With @grammyjs/runner (or concurrent webhook calls), updates of one chat or
+  // user must not overtake each other.
+  bot.use(sequentialize(sequenceConstraints));
+
+  // Past this point every error is handled here: logged, the user told, the update done.
+  const guarded = bot.errorBoundary(handleBotError);
+  guarded.use(i18n);
+  guarded.use(
+    rateLimit({
+      ...defaultRateLimit,
+      keyPrefix: `${deps.config.redis.prefix}:ratelimit:`,
+      ...options.rateLimit,
+    }),
+  );
+  guarded.use(persistentSession(deps.db));
+  guarded.use(registerUser());
+
+  guarded.use(startFeature, helpFeature, balanceFeature, languageFeature, cancelFeature, membershipFeature);
+  for (const feature of options.features ?? []) guarded.use(feature);
+  guarded.use(fallbackFeature);
+
+  return bot;
+}

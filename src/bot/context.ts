@@ -1,0 +1,35 @@
+import type { I18nFlavor } from "@grammyjs/i18n";
+import type { Context, SessionFlavor } from "grammy";
+import type { Redis } from "ioredis";
+import type { Config } from "../config";
+import type { Ledger } from "../credits/ledger";
+import type { Database } from "../db/client";
+import type { Logger } from "../lib/logger";
+import type { UserRecord, Users } from "../users/users";
+
+/** The services a handler may use; injected into every update's context as `ctx.deps`. */
+export interface BotDeps {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  ledger: Ledger;
+  users: Users;
+  /** shared across processes: per-user rate limiting */
+  redis: Redis;
+}
+
+/** Per chat-and-user session, persisted in `kv_store` (see storage.ts). */
+export interface SessionData {
+  /** when the session was first created (ms since epoch) */
+  createdAt: number;
+}
+
+export interface BotContextExtras {
+  deps: BotDeps;
+  /** a child of `deps.logger` carrying the update id */
+  logger: Logger;
+  /** the sender's row, set by the registration middleware (undefined before it, and for anonymous updates) */
+  user: UserRecord | undefined;
+}
+
+export type BotContext = Context & SessionFlavor<SessionData> & I18nFlavor & BotContextExtras;

@@ -1,0 +1,15 @@
+import { Composer } from "grammy";
+import type { BotContext } from "../context";
+
+/**
+ * Telegram tells the bot when a user blocks it (my_chat_member, status
+ * "kicked" in the private chat): mark them, so broadcasts and deliveries skip them.
+ */
+export const membershipFeature = new Composer<BotContext>();
+
+membershipFeature.chatType("private").on("my_chat_member", async (ctx) => {
+  if (ctx.myChatMember.new_chat_member.status === "kicked") {
+    await ctx.deps.users.markBlocked(ctx.from.id);
+    ctx.logger.info({ userId: ctx.from.id }, "user blocked the bot");
+  }
+});

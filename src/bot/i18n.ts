@@ -1,0 +1,35 @@
+import { readFileSync } from "node:fs";
+import { I18n } from "@grammyjs/i18n";
+import { type Language, languageFromCode, languages } from "../users/language";
+import type { BotContext } from "./context";
+
+function localeSource(language: Language): string {
+  return readFileSync(new URL(`./locales/${language}.ftl`, import.meta.url), "utf8");
+}
+
+/**
+ * The saved language of the user wins (set by the registration middleware as
+ * `ctx.user`); before that, Telegram's `language_code` decides.
+ */
+export function negotiateLanguage(ctx: Pick<BotContext, "user" | "from">): Language {
+  return languageFromCode(ctx.user?.language ?? ctx.from?.language_code);
+}
+
+export const i18n = new I18n<BotContext>({
+  defaultLocale: "en",
+  localeNegotiator: negotiateLanguage,
+});
+
+for (const language of languages) {
+  // Unicode isolation marks keep user text (prompts, names) from scrambling a
+  // right-to-left sentence; in English they would only be noise.
+  i18n.loadLocaleSync(language, {
+    source: localeSource(language),
+    bundleOptions: { useIsolating: language !== "en" },
+  });
+}
+
+/** Translates outside a handler (command menus, the error boundary before i18n ran). */
+export function translate(language: Language, key: string, variables?: Record<string, string | number>) {
+  return i18n.t(language, key, variables);
+}

@@ -1,0 +1,48 @@
+import { type BotError, GrammyError, HttpError } from "grammy";
+import { scrub } from "../../lib/logger";
+import type { BotContext } from "../context";
+import { negotiateLanguage, translate } from "../i18n";
+
+function describe(error: unknown): Record<string, unknown> {
+  if (error instanceof GrammyError) {
+    return { kind: "telegram", method: error.method, code: error.error_code, description: error.description };
+  }
+  if (error instanceof HttpError) return { kind: "network", message: scrub(error.message) };
+  if (error instanceof Error) {
+    return { kind: "bug", name: error.name, message: scrub(error.message), stack: scrub(error.stack ?? "") };
+  }
+  return { kind: "unknown", value: scrub(String(error)) };
+}
+
+/** A user who blocked the bot cannot be told anything. */
+function isBlockedByUser(error: unknown): boolean {
+  return error instanceof GrammyError && error.error_code === 403;
+}
+
+/**
+ * The error boundary (and `bot.catch`): log what failed with enough context
+ * to find it, and tell the user, in their language, only that something went
+ * wrong. Details never reach the chat.
+ */
+export async function handleBotError(err: BotError<BotContext>): Promise<void> {
+  const ctx = err.ctx;
+  const logger = ctx.logger ?? ctx.deps?.logger;
+  const context = {
+    updateId: ctx.update.update_id,
+    updateType: Object.keys(ctx.update).find((k) => k !== "update_id"),
+    userId: ctx.from?.id,
+    chatId: ctx.chat?.id,
+    error: describe(err.error),
+  };
+  logger?.error(context, "update failed");
+
+  if (isBlockedByUser(err.error)) return;
+  // ctx.t exists only once the i18n middleware ran; the error may come from before it.
+  const text = translate(negotiateLanguage(ctx), "error-generic");
+  try {
+    if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text }).catch(() => undefined);
+    if (ctx.chat) await ctx.reply(text);
+  } catch (replyError) {
+    logger?.warn({ updateId: context.updateId, error: describe(replyError) }, "could not tell the user");
+  }
+}

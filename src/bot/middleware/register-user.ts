@@ -1,0 +1,17 @@
+import type { MiddlewareFn } from "grammy";
+import type { BotContext } from "../context";
+
+/**
+ * Records the sender (and chat) on every update and switches translations to
+ * the user's saved language. Bots (e.g. anonymous group admins) are not users.
+ */
+export function registerUser(): MiddlewareFn<BotContext> {
+  return async (ctx, next) => {
+    const from = ctx.from;
+    if (from && !from.is_bot) {
+      ctx.user = await ctx.deps.users.touch(from, ctx.chat);
+      await ctx.i18n.renegotiateLocale();
+    }
+    return next();
+  };
+}

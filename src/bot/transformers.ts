@@ -1,0 +1,41 @@
+import { autoRetry } from "@grammyjs/auto-retry";
+import type { Transformer } from "grammy";
+import { z } from "zod";
+import type { Logger } from "../lib/logger";
+import type { Users } from "../users/users";
+
+/**
+ * Retries 429 (honouring `retry_after`) and 5xx a few times with bounded waits,
+ * so an update handler never waits longer than Telegram waits for a webhook
+ * answer. Network errors are not retried here: the auto-retry loop for those
+ * has no attempt bound.
+ */
+export function boundedAutoRetry(): Transformer {
+  return autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 10, rethrowHttpErrors: true });
+}
+
+const blockedDescription = /bot was blocked by the user|user is deactivated/i;
+const privateChatPayload = z.object({ chat_id: z.number().int().positive() });
+
+/**
+ * Marks the user blocked when Telegram answers 403 "bot was blocked by the
+ * user" or "user is deactivated" to anything sent to their private chat
+ * (a private chat's id is the user's id). The answer itself passes through.
+ */
+export function markBlockedUsers(users: Pick<Users, "markBlocked">, logger: Logger): Transformer {
+  return async (prev, method, payload, signal) => {
+    const result = await prev(method, payload, signal);
+    if (!result.ok && result.error_code === 403 && blockedDescription.test(result.description)) {
+      const target = privateChatPayload.safeParse(payload);
+      if (target.success) {
+        const userId = target.data.chat_id;
+        try {
+          if (await users.markBlocked(userId)) logger.info({ userId, method }, "user blocked the bot");
+        } catch (err) {
+          logger.warn({ err, userId }, "could not mark the user blocked");
+        }
+      }
+    }
+    return result;
+  };
+}

@@ -1,0 +1,161 @@
+import { type Api, InlineKeyboard, InputFile } from "grammy";
+import type { InputMediaDocument, InputMediaPhoto, Message } from "grammy/types";
+import { describeParams, generationParams } from "../generations/params";
+import type { Generation } from "../generations/service";
+import type { MediaStore, StoredFile } from "../storage/media-store";
+import { signFileToken } from "../storage/signed-tokens";
+
+export type Translate = (language: string, key: string, vars?: Record<string, string | number>) => string;
+
+export interface TelegramLimits {
+  /** Telegram recompresses photos and refuses uploads above this: send a document instead */
+  photoMaxBytes: number;
+  /** any upload above this goes as a signed link to our storage */
+  uploadMaxBytes: number;
+  captionMaxLength: number;
+}
+
+export const telegramLimits: TelegramLimits = {
+  photoMaxBytes: 10 * 1024 * 1024,
+  uploadMaxBytes: 50 * 1024 * 1024,
+  captionMaxLength: 1024,
+};
+
+export interface DeliveryDeps {
+  api: Api;
+  store: MediaStore;
+  t: Translate;
+  publicUrl: string;
+  signingSecret: string;
+  now(): number;
+  limits?: TelegramLimits;
+  /** how long a link to a large output stays valid */
+  linkTtlSeconds?: number;
+}
+
+export interface Delivered {
+  messageIds: number[];
+  fileIds: string[];
+}
+
+/** Callback data of the buttons under a result: `<action>:<generation id>` (≤ 64 bytes). */
+export const resultButtons = {
+  regenerate: (gid: string) => `rg:${gid}`,
+  edit: (gid: string) => `ed:${gid}`,
+};
+
+function where(g: Generation) {
+  return {
+    ...(g.threadId ? { message_thread_id: g.threadId } : {}),
+    ...(g.replyToMessageId
+      ? { reply_parameters: { message_id: g.replyToMessageId, allow_sending_without_reply: true } }
+      : {}),
+  };
+}
+
+function truncate(text: string, max: number): string {
+  return [...text].length <= max ? text : `${[...text].slice(0, max - 1).join("")}…`;
+}
+
+export function resultKeyboard(g: Generation, t: Translate): InlineKeyboard {
+  const kb = new InlineKeyboard().text(t(g.language, "btn-regenerate"), resultButtons.regenerate(g.id));
+  if (g.operation === "image" || g.operation === "edit")
+    kb.text(t(g.language, "btn-edit-result"), resultButtons.edit(g.id));
+  return kb;
+}
+
+export function captionOf(g: Generation, t: Translate, limits: TelegramLimits): string {
+  const params = generationParams.parse(g.params);
+  const lines = [
+    t(g.language, "gen-caption", { prompt: truncate(describeParams(params), 700), cost: g.charged ?? 0 }),
+  ];
+  if (g.late) lines.push(t(g.language, "gen-late-free"));
+  return truncate(lines.join("\n"), limits.captionMaxLength);
+}
+
+function fileIdOf(m: Message): string | undefined {
+  if (m.photo) return m.photo[m.photo.length - 1]?.file_id;
+  return m.video?.file_id ?? m.audio?.file_id ?? m.document?.file_id ?? m.voice?.file_id;
+}
+
+/**
+ * Sends a generation's outputs, copied to our storage first, into the chat and
+ * topic of the request. Uploads come from files we can read again, so a retry
+ * after a failed send re-uploads the same bytes.
+ */
+export async function deliverOutputs(g: Generation, deps: DeliveryDeps): Promise<Delivered> {
+  if (g.chatId === null) throw new Error(`generation ${g.id} has no chat to deliver to`);
+  const limits = deps.limits ?? telegramLimits;
+  const outputs = (g.outputs ?? []) as Array<{ url: string }>;
+  const files: StoredFile[] = [];
+  for (const [i, o] of outputs.entries()) files.push(await deps.store.copy(g.id, i, o.url));
+
+  const chatId = g.chatId;
+  const caption = captionOf(g, deps.t, limits);
+  const keyboard = resultKeyboard(g, deps.t);
+  const upload = (f: StoredFile) => new InputFile(deps.store.open(f.path), f.fileName);
+  const sent: Message[] = [];
+
+  const tooBig = files.filter((f) => f.size > limits.uploadMaxBytes);
+  const sendable = files.filter((f) => f.size <= limits.uploadMaxBytes);
+
+  if (g.operation === "image" || g.operation === "edit") {
+    const asDocuments = sendable.some(
+      (f) => f.size > limits.photoMaxBytes || !f.mimeType.startsWith("image/"),
+    );
+    if (sendable.length === 1) {
+      const f = sendable[0]!;
+      const other = { caption, reply_markup: keyboard, ...where(g) };
+      sent.push(
+        asDocuments
+          ? await deps.api.sendDocument(chatId, upload(f), other)
+          : await deps.api.sendPhoto(chatId, upload(f), other),
+      );
+    } else if (sendable.length > 1) {
+      const media = sendable.map((f, i) =>
+        asDocuments
+          ? ({
+              type: "document",
+              media: upload(f),
+              ...(i === 0 ? { caption } : {}),
+            } satisfies InputMediaDocument)
+          : ({ type: "photo", media: upload(f), ...(i === 0 ? { caption } : {}) } satisfies InputMediaPhoto),
+      );
+      const group = asDocuments
+        ? await deps.api.sendMediaGroup(chatId, media as InputMediaDocument[], where(g))
+        : await deps.api.sendMediaGroup(chatId, media as InputMediaPhoto[], where(g));
+      sent.push(...group);
+    }
+  } else {
+    for (const f of sendable) {
+      const other = { caption, reply_markup: keyboard, ...where(g) };
+      if (f.mimeType.startsWith("video/")) sent.push(await deps.api.sendVideo(chatId, upload(f), other));
+      else if (f.mimeType.startsWith("audio/")) sent.push(await deps.api.sendAudio(chatId, upload(f), other));
+      else sent.push(await deps.api.sendDocument(chatId, upload(f), other));
+    }
+  }
+
+  if (tooBig.length > 0) {
+    const expires = Math.floor(deps.now() / 1000) + (deps.linkTtlSeconds ?? 7 * 24 * 3600);
+    const links = tooBig.map(
+      (f) =>
+        `${deps.publicUrl}/files/${signFileToken(deps.signingSecret, { k: "out", p: f.path, e: expires })}`,
+    );
+    sent.push(
+      await deps.api.sendMessage(
+        chatId,
+        [caption, deps.t(g.language, "gen-too-big-link"), ...links].join("\n"),
+        {
+          reply_markup: keyboard,
+          link_preview_options: { is_disabled: true },
+          ...where(g),
+        },
+      ),
+    );
+  }
+
+  return {
+    messageIds: sent.map((m) => m.message_id),
+    fileIds: sent.map(fileIdOf).filter((id): id is string => typeof id === "string"),
+  };
+}

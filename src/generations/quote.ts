@@ -1,0 +1,56 @@
+import type { PriceQuote, Prices } from "../pricing/prices";
+import type { GenerationParams } from "./params";
+
+/** The 5-minute maximum of the service: what a dubbing link of unknown length is held for. */
+export const maxDubSeconds = 300;
+
+/** The price shown before confirmation and held on confirm. */
+export function quote(prices: Prices, p: GenerationParams): PriceQuote {
+  switch (p.operation) {
+    case "image":
+    case "edit":
+      return prices.image(p.model, p.resolution, p.numImages);
+    case "video":
+      return prices.video(p.model, p.resolution, p.duration);
+    case "dub":
+      return prices.dub(p.durationSeconds ?? maxDubSeconds);
+  }
+}
+
+export interface DeliveredOutputs {
+  images: number;
+  videos: number;
+  audios: number;
+  /** dubbing: the input duration the service measured */
+  measuredSeconds?: number | null;
+}
+
+/**
+ * What the user pays for what actually came back, never more than was held:
+ * fewer images than asked cost less; dubbing settles to the measured length.
+ */
+export function settle(prices: Prices, p: GenerationParams, held: number, got: DeliveredOutputs): number {
+  let amount: number;
+  switch (p.operation) {
+    case "image":
+    case "edit": {
+      const count = Math.min(got.images, p.numImages);
+      const q = prices.image(p.model, p.resolution, count);
+      amount = q.ok ? q.credits : held;
+      break;
+    }
+    case "video":
+      amount = got.videos > 0 ? held : 0;
+      break;
+    case "dub": {
+      if (got.videos + got.audios === 0) amount = 0;
+      else if (got.measuredSeconds == null) amount = held;
+      else {
+        const q = prices.dub(got.measuredSeconds);
+        amount = q.ok ? q.credits : held;
+      }
+      break;
+    }
+  }
+  return Math.max(0, Math.min(held, amount));
+}

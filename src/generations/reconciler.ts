@@ -1,0 +1,53 @@
+import type { Logger } from "../lib/logger";
+import type { GenerationQueues, Generations } from "./service";
+
+/**
+ * Postgres is the truth and Redis only carries work: every generation not at
+ * rest gets its job back (a job id that already exists is left as it is).
+ * Runs on start and periodically, so a flushed Redis or a killed worker loses nothing.
+ */
+export async function reconcile(
+  generations: Generations,
+  queues: GenerationQueues,
+  logger: Logger,
+): Promise<number> {
+  const rows = await generations.unfinished();
+  for (const row of rows) {
+    switch (row.state) {
+      case "queued":
+      case "submitting":
+        await queues.submit(row.id);
+        break;
+      case "pending":
+        await queues.sync(row.id);
+        break;
+      default:
+        await queues.deliver(row.id);
+    }
+  }
+  if (rows.length > 0) logger.info({ count: rows.length }, "reconciler re-enqueued unfinished generations");
+  return rows.length;
+}
+
+export function startReconciler(
+  run: () => Promise<unknown>,
+  intervalMs: number,
+  logger: Logger,
+): { stop(): void } {
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await run();
+    } catch (err) {
+      logger.warn({ err }, "reconciler pass failed");
+    } finally {
+      running = false;
+    }
+  };
+  void tick();
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

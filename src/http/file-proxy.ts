@@ -1,0 +1,62 @@
+import { Readable } from "node:stream";
+import type { Api } from "grammy";
+import { Hono } from "hono";
+import type { Logger } from "../lib/logger";
+import type { MediaStore } from "../storage/media-store";
+import { verifyFileToken } from "../storage/signed-tokens";
+
+export interface FileProxyDeps {
+  signingSecret: string;
+  now(): number;
+  store: MediaStore;
+  /** null when this process has no bot (then Telegram files cannot be served) */
+  telegram: { api: Api; token: string; apiRoot: string } | null;
+  logger: Logger;
+  fetch?: typeof fetch;
+}
+
+/**
+ * `GET /files/<token>`: the service downloads our users' uploads here, and users
+ * download outputs too large for Telegram. Telegram files are streamed through;
+ * the Telegram file URL (which contains the bot token) never leaves this process.
+ */
+export function fileProxyRoutes(deps: FileProxyDeps): Hono {
+  const app = new Hono();
+  const doFetch = deps.fetch ?? fetch;
+  app.get("/files/:token", async (c) => {
+    const v = verifyFileToken(deps.signingSecret, c.req.param("token"), deps.now());
+    if (!v.ok) return c.json({ error: v.reason }, v.reason === "expired" ? 410 : 403);
+    const p = v.payload;
+    if (p.k === "out") {
+      const file = await deps.store.existing(p.p);
+      if (!file) return c.json({ error: "not_found" }, 404);
+      const body = Readable.toWeb(deps.store.open(p.p)) as unknown as ReadableStream;
+      return new Response(body, {
+        headers: {
+          "content-type": file.mimeType,
+          "content-length": String(file.size),
+          "content-disposition": `attachment; filename="${file.fileName}"`,
+        },
+      });
+    }
+    if (!deps.telegram) return c.json({ error: "unavailable" }, 503);
+    const { api, token, apiRoot } = deps.telegram;
+    let filePath: string | undefined;
+    try {
+      filePath = (await api.getFile(p.f)).file_path;
+    } catch (err) {
+      deps.logger.warn({ err: (err as Error).message }, "file proxy: getFile failed");
+      return c.json({ error: "not_found" }, 404);
+    }
+    if (!filePath) return c.json({ error: "not_found" }, 404);
+    const upstream = await doFetch(`${apiRoot}/file/bot${token}/${filePath}`);
+    if (!upstream.ok || !upstream.body) return c.json({ error: "upstream" }, 502);
+    const headers = new Headers();
+    for (const h of ["content-type", "content-length"]) {
+      const value = upstream.headers.get(h);
+      if (value) headers.set(h, value);
+    }
+    return new Response(upstream.body, { headers });
+  });
+  return app;
+}

@@ -1,0 +1,50 @@
+import type { Queue } from "bullmq";
+import { sql } from "drizzle-orm";
+import { Hono } from "hono";
+import type { Redis } from "ioredis";
+import type { Database } from "../db/client";
+import type { Metrics } from "./metrics";
+
+export interface HealthDeps {
+  db: Database;
+  redis: Redis;
+  queues: Queue[];
+  metrics: Metrics;
+  /** readiness fails when more jobs than this wait in one queue */
+  maxQueueLag?: number;
+}
+
+/** `/healthz`: the process lives. `/readyz`: Postgres and Redis answer and no queue is far behind. `/metrics`: Prometheus. */
+export function healthRoutes(deps: HealthDeps): Hono {
+  const app = new Hono();
+  app.get("/healthz", (c) => c.json({ ok: true }));
+  app.get("/readyz", async (c) => {
+    const checks: Record<string, string> = {};
+    let ready = true;
+    try {
+      await deps.db.execute(sql`select 1`);
+      checks.postgres = "ok";
+    } catch (err) {
+      ready = false;
+      checks.postgres = (err as Error).message;
+    }
+    try {
+      await deps.redis.ping();
+      checks.redis = "ok";
+      for (const q of deps.queues) {
+        const waiting = await q.getWaitingCount();
+        checks[`queue_${q.name}`] = String(waiting);
+        if (waiting > (deps.maxQueueLag ?? 1000)) ready = false;
+      }
+    } catch (err) {
+      ready = false;
+      checks.redis = (err as Error).message;
+    }
+    return c.json({ ready, checks }, ready ? 200 : 503);
+  });
+  app.get("/metrics", async (c) => {
+    const body = await deps.metrics.registry.metrics();
+    return c.body(body, 200, { "content-type": deps.metrics.registry.contentType });
+  });
+  return app;
+}

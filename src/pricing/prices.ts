@@ -1,0 +1,66 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import defaults from "./default-prices.json";
+
+/**
+ * The user's price list, in credits. Images: per image, by model and resolution
+ * (`default` for models with one quality). Video: per second, by model and
+ * resolution. Dubbing: per started minute, at least one.
+ */
+const credits = z.number().int().positive();
+export const priceTableSchema = z.object({
+  image: z.record(z.string(), z.record(z.string(), credits)),
+  video: z.record(z.string(), z.record(z.string(), credits)),
+  dub: z.object({ perMinute: credits }),
+});
+export type PriceTable = z.infer<typeof priceTableSchema>;
+
+export class PriceTableError extends Error {
+  override name = "PriceTableError";
+}
+
+export function loadPriceTable(path?: string): PriceTable {
+  if (!path) return priceTableSchema.parse(defaults);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (err) {
+    throw new PriceTableError(`PRICES_FILE ${path}: cannot be read as JSON (${(err as Error).message})`);
+  }
+  const parsed = priceTableSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new PriceTableError(`PRICES_FILE ${path}: ${problems}`);
+  }
+  return parsed.data;
+}
+
+export type PriceQuote = { ok: true; credits: number; unit: number } | { ok: false; reason: "no_price" };
+
+export function createPrices(table: PriceTable) {
+  function imageUnit(model: string, resolution?: string): number | undefined {
+    const row = table.image[model];
+    if (!row) return undefined;
+    return (resolution ? row[resolution] : undefined) ?? row.default ?? row["1K"];
+  }
+  return {
+    table,
+    image(model: string, resolution: string | undefined, count: number): PriceQuote {
+      const unit = imageUnit(model, resolution);
+      return unit === undefined
+        ? { ok: false, reason: "no_price" }
+        : { ok: true, unit, credits: unit * count };
+    },
+    video(model: string, resolution: string, seconds: number): PriceQuote {
+      const unit = table.video[model]?.[resolution.toLowerCase()];
+      return unit === undefined
+        ? { ok: false, reason: "no_price" }
+        : { ok: true, unit, credits: unit * seconds };
+    },
+    dub(seconds: number): PriceQuote {
+      const minutes = Math.max(1, Math.ceil(seconds / 60));
+      return { ok: true, unit: table.dub.perMinute, credits: minutes * table.dub.perMinute };
+    },
+  };
+}
+export type Prices = ReturnType<typeof createPrices>;

@@ -1,0 +1,40 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+
+/** Output files the simulator serves itself under /files/<name>, made on first request. */
+
+export interface StoredFile {
+  contentType: string;
+  bytes: () => Buffer;
+}
+
+export function createFileStore() {
+  const files = new Map<string, { contentType: string; make: () => Buffer; cached?: Buffer }>();
+  return {
+    add(ext: string, contentType: string, make: () => Buffer): string {
+      const name = `${randomBytes(12).toString("hex")}.${ext}`;
+      files.set(name, { contentType, make });
+      return name;
+    },
+    get(name: string): { contentType: string; bytes: Buffer } | undefined {
+      const f = files.get(name);
+      if (!f) return undefined;
+      f.cached ??= f.make();
+      return { contentType: f.contentType, bytes: f.cached };
+    },
+  };
+}
+export type FileStore = ReturnType<typeof createFileStore>;
+
+const fixtureDir = new URL("./fixtures/", import.meta.url);
+const fixtureCache = new Map<string, Buffer>();
+
+/** A committed fixture (small MP4/MP3 files made with ffmpeg, see fixtures/README.md). */
+export function fixture(name: string): Buffer {
+  let bytes = fixtureCache.get(name);
+  if (!bytes) {
+    bytes = readFileSync(new URL(name, fixtureDir));
+    fixtureCache.set(name, bytes);
+  }
+  return bytes;
+}

@@ -1,0 +1,81 @@
+import { createHash } from "node:crypto";
+import { deflateSync } from "node:zlib";
+
+/** Minimal PNG encoder (8-bit RGB, no interlace) on node:zlib. */
+
+const crcTable = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, "ascii");
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/** `pixel(x, y)` returns [r, g, b]. */
+export function encodePng(width: number, height: number, pixel: (x: number, y: number) => number[]): Buffer {
+  const stride = width * 3 + 1;
+  const raw = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    raw[y * stride] = 0; // filter: none
+    for (let x = 0; x < width; x++) {
+      const [r = 0, g = 0, b = 0] = pixel(x, y);
+      const o = y * stride + 1 + x * 3;
+      raw[o] = r;
+      raw[o + 1] = g;
+      raw[o + 2] = b;
+    }
+  }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // colour type: RGB
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** A picture derived from a seed: a vertical gradient between two colours, crossed by a band. */
+export function seededPicture(width: number, height: number, seed: string): Buffer {
+  const h = createHash("sha256").update(seed).digest();
+  const from = [h[0]!, h[1]!, h[2]!];
+  const to = [h[3]!, h[4]!, h[5]!];
+  const band = [255 - h[6]!, 255 - h[7]!, 255 - h[8]!];
+  const bandTop = Math.floor(height * 0.45);
+  const bandBottom = Math.floor(height * 0.55);
+  const rows: number[][] = [];
+  for (let y = 0; y < height; y++) {
+    const t = height > 1 ? y / (height - 1) : 0;
+    rows.push(
+      y >= bandTop && y < bandBottom ? band : from.map((f, i) => Math.round(f + (to[i]! - f) * t)),
+    );
+  }
+  return encodePng(width, height, (_x, y) => rows[y]!);
+}
+
+/** Width and height of a PNG, read from its IHDR. */
+export function pngSize(bytes: Uint8Array): { width: number; height: number } | undefined {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (b.length < 24 || b.readUInt32BE(0) !== 0x89504e47 || b.toString("ascii", 12, 16) !== "IHDR") return undefined;
+  return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+}

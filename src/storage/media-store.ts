@@ -1,0 +1,117 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, rename, stat } from "node:fs/promises";
+import { join, normalize, sep } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+
+export interface StoredFile {
+  /** path relative to the store root, e.g. "<gid>/0.png" */
+  path: string;
+  absolutePath: string;
+  size: number;
+  mimeType: string;
+  fileName: string;
+}
+
+const extensionOf: Record<string, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/webp": "webp",
+  "video/mp4": "mp4",
+  "video/quicktime": "mov",
+  "video/webm": "webm",
+  "audio/mpeg": "mp3",
+  "audio/mp4": "m4a",
+  "audio/wav": "wav",
+  "audio/x-wav": "wav",
+  "audio/ogg": "ogg",
+};
+const mimeOfExtension = Object.fromEntries(Object.entries(extensionOf).map(([m, e]) => [e, m]));
+
+function guessExtension(url: string, contentType: string | null): string {
+  const fromType = contentType ? extensionOf[contentType.split(";")[0]!.trim().toLowerCase()] : undefined;
+  if (fromType) return fromType;
+  const m = /\.([a-z0-9]{2,4})(?:$|[?#])/i.exec(new URL(url).pathname);
+  return m?.[1]?.toLowerCase() ?? "bin";
+}
+
+export class DownloadError extends Error {
+  override name = "DownloadError";
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Our own copy of every output (the service asks clients to copy them): a
+ * directory, one folder per generation. Writes go to a temporary name first,
+ * so a crash never leaves a half file that looks complete.
+ */
+export function createMediaStore(root: string, options: { fetch?: typeof fetch; timeoutMs?: number } = {}) {
+  const doFetch = options.fetch ?? fetch;
+
+  function resolve(path: string): string {
+    const clean = normalize(path);
+    if (clean.startsWith("..") || clean.startsWith(sep)) throw new Error(`path escapes the store: ${path}`);
+    return join(root, clean);
+  }
+
+  async function existing(path: string): Promise<StoredFile | null> {
+    try {
+      const s = await stat(resolve(path));
+      const ext = path.split(".").pop() ?? "bin";
+      return {
+        path,
+        absolutePath: resolve(path),
+        size: s.size,
+        mimeType: mimeOfExtension[ext] ?? "application/octet-stream",
+        fileName: path.split("/").pop() ?? path,
+      };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Copies one output into the store; a second call for the same slot reuses the file. */
+  async function copy(folder: string, index: number, url: string): Promise<StoredFile> {
+    const dir = resolve(folder);
+    await mkdir(dir, { recursive: true });
+    for (const ext of Object.values(extensionOf).concat("bin")) {
+      const found = await existing(`${folder}/${index}.${ext}`);
+      if (found) return found;
+    }
+    let res: Response;
+    try {
+      res = await doFetch(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 120_000) });
+    } catch (err) {
+      throw new DownloadError(`output download failed: ${(err as Error).message}`, true);
+    }
+    if (!res.ok || !res.body) {
+      throw new DownloadError(
+        `output download answered ${res.status}`,
+        res.status >= 500 || res.status === 429,
+      );
+    }
+    const ext = guessExtension(url, res.headers.get("content-type"));
+    const path = `${folder}/${index}.${ext}`;
+    const tmp = `${resolve(path)}.part`;
+    await pipeline(Readable.fromWeb(res.body as unknown as WebReadableStream), createWriteStream(tmp));
+    await rename(tmp, resolve(path));
+    const stored = await existing(path);
+    if (!stored) throw new Error(`stored file disappeared: ${path}`);
+    return stored;
+  }
+
+  return {
+    root,
+    copy,
+    existing,
+    open: (path: string) => createReadStream(resolve(path)),
+    resolve,
+  };
+}
+export type MediaStore = ReturnType<typeof createMediaStore>;

@@ -1,0 +1,100 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Ledger } from "../credits/ledger";
+import type { Database } from "../db/client";
+import { chats, users } from "../db/schema";
+import { type Language, languageFromCode, languageSchema } from "./language";
+
+export type UserRecord = typeof users.$inferSelect;
+
+/** The parts of a Telegram `User` this service reads. */
+export interface TelegramUserLike {
+  id: number;
+  first_name: string;
+  username?: string | undefined;
+  language_code?: string | undefined;
+}
+
+/** The parts of a Telegram `Chat` this service reads. */
+export interface TelegramChatLike {
+  id: number;
+  type: string;
+  title?: string | undefined;
+  is_forum?: boolean | undefined;
+}
+
+export interface WelcomeResult {
+  granted: boolean;
+  amount: number;
+}
+
+export function createUsers(db: Database, ledger: Ledger, options: { welcomeCredits: number }) {
+  /**
+   * Upserts the user (and the chat, when given) on every update. The language is
+   * derived from `language_code` only when the user is first seen; afterwards
+   * only `setLanguage` changes it, so an explicit choice sticks. Writing to us
+   * again proves the user has not blocked the bot, so `blocked_at` is cleared.
+   */
+  async function touch(from: TelegramUserLike, chat?: TelegramChatLike): Promise<UserRecord> {
+    const profile = { username: from.username ?? null, firstName: from.first_name };
+    const [user] = await Promise.all([
+      db
+        .insert(users)
+        .values({ id: from.id, ...profile, language: languageFromCode(from.language_code) })
+        .onConflictDoUpdate({
+          target: users.id,
+          set: { ...profile, lastSeenAt: sql`now()`, blockedAt: null },
+        })
+        .returning(),
+      chat ? touchChat(chat) : Promise.resolve(),
+    ]);
+    const row = user[0];
+    if (!row) throw new Error(`users: upsert of user ${from.id} returned no row`);
+    return row;
+  }
+
+  async function touchChat(chat: TelegramChatLike): Promise<void> {
+    const fields = { type: chat.type, title: chat.title ?? null, isForum: chat.is_forum ?? false };
+    await db
+      .insert(chats)
+      .values({ id: chat.id, ...fields })
+      .onConflictDoUpdate({ target: chats.id, set: { ...fields, lastSeenAt: sql`now()` } });
+  }
+
+  async function get(id: number): Promise<UserRecord | undefined> {
+    const [row] = await db.select().from(users).where(eq(users.id, id));
+    return row;
+  }
+
+  /** Saves the user's choice; false when the user is unknown. */
+  async function setLanguage(id: number, language: Language): Promise<boolean> {
+    const lang = languageSchema.parse(language);
+    const rows = await db
+      .update(users)
+      .set({ language: lang })
+      .where(eq(users.id, id))
+      .returning({ id: users.id });
+    return rows.length === 1;
+  }
+
+  /** Marks a user who blocked the bot or was deactivated; true when this call changed the row. */
+  async function markBlocked(id: number): Promise<boolean> {
+    const rows = await db
+      .update(users)
+      .set({ blockedAt: sql`now()` })
+      .where(and(eq(users.id, id), isNull(users.blockedAt)))
+      .returning({ id: users.id });
+    return rows.length === 1;
+  }
+
+  /** Grants the welcome credits, once ever per user (the ledger key makes a repeat a no-op). */
+  async function welcome(id: number): Promise<WelcomeResult> {
+    const amount = options.welcomeCredits;
+    if (amount <= 0) return { granted: false, amount: 0 };
+    const result = await ledger.grant({ userId: id, amount, key: `welcome:${id}`, note: "welcome credits" });
+    return { granted: result.applied, amount };
+  }
+
+  return { touch, get, setLanguage, markBlocked, welcome };
+}
+
+export type Users = ReturnType<typeof createUsers>;

@@ -1,0 +1,161 @@
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createLedger, type Ledger } from "../../../src/credits/ledger";
+import { createGenerations, type GenerationQueues, type Generations } from "../../../src/generations/service";
+import { systemClock } from "../../../src/lib/clock";
+import { createPrices, loadPriceTable } from "../../../src/pricing/prices";
+import { createTestDatabase, type TestDatabase } from "../../support/db";
+
+const prices = createPrices(loadPriceTable());
+const imagePrice = prices.image("nano-core-2", undefined, 1);
+if (!imagePrice.ok) throw new Error("default price table has no nano-core-2");
+const unit = imagePrice.credits;
+
+describe("generations service on real Postgres", () => {
+  let database: TestDatabase;
+  let ledger: Ledger;
+  let generations: Generations;
+  const enqueued: string[] = [];
+  const queues: GenerationQueues = {
+    submit: async (id) => void enqueued.push(`submit:${id}`),
+    sync: async (id) => void enqueued.push(`sync:${id}`),
+    deliver: async (id) => void enqueued.push(`deliver:${id}`),
+  };
+  let nextUser = 5000;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    ledger = createLedger(database.db);
+    generations = createGenerations({
+      db: database.db,
+      credits: ledger,
+      prices,
+      queues,
+      clock: systemClock,
+      logger: pino({ level: "silent" }),
+    });
+  });
+  afterAll(async () => database?.drop());
+
+  const imageRequest = (userId: number, key: string, numImages = 1) => ({
+    key,
+    userId,
+    language: "en",
+    chat: { chatId: userId },
+    params: {
+      operation: "image" as const,
+      prompt: "a lighthouse",
+      model: "nano-core-2",
+      imageSize: "1:1",
+      numImages,
+    },
+  });
+
+  test("create holds the price and enqueues submit; the same key creates nothing more", async () => {
+    const u = nextUser++;
+    await ledger.grant({ userId: u, amount: 100, key: `g${u}` });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => generations.create(imageRequest(u, `k${u}`))),
+    );
+    const created = results.filter((r) => r.ok && r.created);
+    expect(created).toHaveLength(1);
+    expect(new Set(results.map((r) => (r.ok ? r.generation.id : "x"))).size).toBe(1);
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100 - unit, held: unit });
+    expect(await ledger.audit()).toEqual([]);
+  });
+
+  test("insufficient credits create nothing and say how many are missing", async () => {
+    const u = nextUser++;
+    await ledger.grant({ userId: u, amount: 1, key: `g${u}` });
+    const r = await generations.create(imageRequest(u, `k${u}`));
+    expect(r).toEqual({ ok: false, reason: "insufficient", price: unit, available: 1, missing: unit - 1 });
+    expect(await generations.recent(u)).toEqual([]);
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 1, held: 0 });
+  });
+
+  test("invalid params are refused before anything is written", async () => {
+    const u = nextUser++;
+    await ledger.grant({ userId: u, amount: 100, key: `g${u}` });
+    const r = await generations.create({
+      ...imageRequest(u, `k${u}`),
+      params: { operation: "image", prompt: "  ", model: "nano-core-2", imageSize: "1:1", numImages: 1 },
+    });
+    expect(r).toMatchObject({ ok: false, reason: "invalid" });
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100, held: 0 });
+  });
+
+  test("completion charges for the images that came, once, even when racing a failure", async () => {
+    const u = nextUser++;
+    await ledger.grant({ userId: u, amount: 100, key: `g${u}` });
+    const r = await generations.create(imageRequest(u, `k${u}`, 4));
+    if (!r.ok) throw new Error("not created");
+    const id = r.generation.id;
+    expect(await generations.startSubmit(id)).not.toBeNull();
+    expect(await generations.accepted(id, { taskId: `task-${u}` })).not.toBeNull();
+    const outputs = { images: ["https://x/1.png", "https://x/2.png"], videos: [], audios: [] };
+    const outcomes = await Promise.all([
+      generations.complete(id, outputs),
+      generations.complete(id, outputs),
+      generations.fail(id, { reason: "task_failed" }),
+      generations.expire(id),
+    ]);
+    expect(outcomes.filter((o) => o !== null)).toHaveLength(1);
+    const g = await generations.get(id);
+    const account = await ledger.account(u);
+    if (g?.state === "completed") {
+      expect(g.charged).toBe(unit * 2);
+      expect(account).toEqual({ userId: u, available: 100 - unit * 2, held: 0 });
+    } else {
+      expect(account).toEqual({ userId: u, available: 100, held: 0 });
+    }
+    expect(await ledger.audit()).toEqual([]);
+  });
+
+  test("a result after local expiry is delivered free: credits stay returned", async () => {
+    const u = nextUser++;
+    await ledger.grant({ userId: u, amount: 100, key: `g${u}` });
+    const r = await generations.create(imageRequest(u, `k${u}`));
+    if (!r.ok) throw new Error("not created");
+    const id = r.generation.id;
+    await generations.startSubmit(id);
+    await generations.accepted(id, { taskId: `task-${u}` });
+    expect(await generations.expire(id)).not.toBeNull();
+    const late = await generations.complete(id, { images: ["https://x/1.png"], videos: [], audios: [] });
+    expect(late).toMatchObject({ late: true, generation: { state: "completed", charged: 0 } });
+    expect(
+      await generations.complete(id, { images: ["https://x/1.png"], videos: [], audios: [] }),
+    ).toBeNull();
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100, held: 0 });
+    expect(await ledger.audit()).toEqual([]);
+  });
+
+  test("cancel releases a queued generation and nothing else", async () => {
+    const u = nextUser++;
+    await ledger.grant({ userId: u, amount: 100, key: `g${u}` });
+    const r = await generations.create(imageRequest(u, `k${u}`));
+    if (!r.ok) throw new Error("not created");
+    expect(await generations.cancel(r.generation.id, u + 1)).toBeNull();
+    expect(await generations.cancel(r.generation.id, u)).toMatchObject({ state: "cancelled" });
+    expect(await generations.startSubmit(r.generation.id)).toBeNull();
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100, held: 0 });
+  });
+
+  test("the reconciler's view lists every generation not at rest", async () => {
+    const rows = await generations.unfinished();
+    expect(
+      rows.every((r) =>
+        [
+          "queued",
+          "submitting",
+          "pending",
+          "completed",
+          "delivering",
+          "failed",
+          "rejected",
+          "expired",
+        ].includes(r.state),
+      ),
+    ).toBe(true);
+    expect(rows.some((r) => r.state === "queued")).toBe(true);
+  });
+});

@@ -1,0 +1,235 @@
+import pino from "pino";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { createLedger, type Ledger } from "../../../src/credits/ledger";
+import { createGenerations, type Generation, type Generations } from "../../../src/generations/service";
+import { scaledClock } from "../../../src/lib/clock";
+import { createMediaClient } from "../../../src/media/client";
+import { createPrices, loadPriceTable } from "../../../src/pricing/prices";
+import { type SubmitDeps, submitGeneration } from "../../../src/queue/steps/submit";
+import { type SyncDeps, syncGeneration } from "../../../src/queue/steps/sync";
+import { type Simulator, startSimulator } from "../../../src/simulator/server";
+import { signGid } from "../../../src/storage/signed-tokens";
+import { createTestDatabase, type TestDatabase } from "../../support/db";
+
+/**
+ * The submit and sync steps against the real simulator over HTTP and real
+ * Postgres, with the queues replaced by a record of what would be enqueued.
+ */
+const clock = scaledClock(1000);
+const logger = pino({ level: "silent" });
+const prices = createPrices(loadPriceTable());
+const secret = "test-signing-secret-0123456789abcdef";
+
+describe("submit and sync steps", () => {
+  let database: TestDatabase;
+  let ledger: Ledger;
+  let generations: Generations;
+  let sim: Simulator;
+  let enqueued: string[];
+  let submitDeps: SubmitDeps;
+  let syncDeps: SyncDeps;
+  let alerts: string[];
+  let nextUser = 7000;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    ledger = createLedger(database.db);
+    sim = await startSimulator({ apiKey: "k-test", clock, latencyMs: { image: 30_000, video: 60_000 } });
+    const media = createMediaClient({ baseUrl: sim.url, apiKey: "k-test", retryBaseMs: 5, maxRetries: 2 });
+    const queues = {
+      submit: async (id: string) => void enqueued.push(`submit:${id}`),
+      sync: async (id: string) => void enqueued.push(`sync:${id}`),
+      deliver: async (id: string) => void enqueued.push(`deliver:${id}`),
+    };
+    generations = createGenerations({ db: database.db, credits: ledger, prices, queues, clock, logger });
+    submitDeps = {
+      generations,
+      media,
+      clock,
+      logger,
+      metadataFor: (g: Generation) => ({ gid: g.id, sig: signGid(secret, g.id), user: String(g.userId) }),
+      inputUrl: (ref) => (ref.kind === "url" ? ref.url : "https://unused.invalid/"),
+      adoptionGraceMs: 60_000,
+      firstPollDelayMs: () => 3000,
+      enqueueSync: async (id) => void enqueued.push(`sync:${id}`),
+      enqueueDeliver: async (id) => void enqueued.push(`deliver:${id}`),
+      alertOperator: async (p) => void alerts.push(p),
+    };
+    syncDeps = {
+      generations,
+      media,
+      clock,
+      logger,
+      maxPollIntervalMs: 60_000,
+      enqueueDeliver: async (id) => void enqueued.push(`deliver:${id}`),
+    };
+  });
+  afterAll(async () => {
+    await sim?.close();
+    await database?.drop();
+  });
+  beforeEach(() => {
+    enqueued = [];
+    alerts = [];
+    sim.faults.clear();
+  });
+
+  async function newImage(numImages = 1) {
+    const u = nextUser++;
+    await ledger.grant({ userId: u, amount: 100, key: `g${u}` });
+    const r = await generations.create({
+      key: `k${u}`,
+      userId: u,
+      language: "en",
+      chat: { chatId: u },
+      params: { operation: "image", prompt: "a fox", model: "nano-pro", imageSize: "16:9", numImages },
+    });
+    if (!r.ok) throw new Error(`not created: ${r.reason}`);
+    return { u, id: r.generation.id, price: r.generation.price };
+  }
+
+  async function syncUntilDone(id: string) {
+    for (let polls = 0; polls < 200; polls++) {
+      const outcome = await syncGeneration(id, polls, syncDeps);
+      if (outcome.kind !== "poll-again") return outcome;
+      await clock.sleep(1000);
+    }
+    throw new Error("never finished");
+  }
+
+  test("a request goes to the service with our gid, is polled to completion and charged once", async () => {
+    const { u, id, price } = await newImage();
+    expect(await submitGeneration(id, submitDeps, 1000)).toMatchObject({ kind: "accepted" });
+    const g = await generations.get(id);
+    expect(g?.state).toBe("pending");
+    const task = sim.task(g!.taskId!);
+    expect(task?.metadata).toEqual({ gid: id, sig: signGid(secret, id), user: String(u) });
+    expect(await syncUntilDone(id)).toEqual({ kind: "completed", late: false });
+    expect(enqueued).toContain(`deliver:${id}`);
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100 - price, held: 0 });
+    // a second sync (a duplicate webhook) changes nothing
+    expect(await syncGeneration(id, 0, syncDeps)).toEqual({ kind: "nothing-to-do" });
+    expect(await ledger.audit()).toEqual([]);
+  });
+
+  test("a 500 then 200 on create makes exactly one task, with the same Idempotency-Key", async () => {
+    const { id } = await newImage();
+    sim.faults.nextCreate({ status: 500, times: 1 });
+    const before = sim.tasks().length;
+    expect(await submitGeneration(id, submitDeps, 1000)).toMatchObject({ kind: "accepted" });
+    expect(sim.tasks().length).toBe(before + 1);
+    const keys = sim.requests.filter((r) => r.method === "POST").slice(-2).map((r) => r.headers["idempotency-key"]);
+    expect(keys).toEqual([id, id]);
+  });
+
+  test("a rejected request (400) releases the hold and is never retried", async () => {
+    const u = nextUser++;
+    await ledger.grant({ userId: u, amount: 500, key: `g${u}` });
+    // 2 s is outside video-a-v3-turbo's 3–15 s: our own check refuses it before the service would
+    const r = await generations.create({
+      key: `k${u}`,
+      userId: u,
+      language: "en",
+      chat: { chatId: u },
+      params: { operation: "video", prompt: "x", model: "video-a-v3-turbo", duration: 2, resolution: "720p", aspectRatio: "9:16" },
+    });
+    if (!r.ok) throw new Error("not created");
+    const posts = sim.requests.filter((q) => q.method === "POST").length;
+    expect(await submitGeneration(r.generation.id, submitDeps, 1000)).toEqual({ kind: "rejected" });
+    expect(sim.requests.filter((q) => q.method === "POST").length).toBe(posts);
+    expect((await generations.get(r.generation.id))?.state).toBe("rejected");
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 500, held: 0 });
+  });
+
+  test("a 400 from the service itself rejects and releases", async () => {
+    const { u, id } = await newImage();
+    sim.faults.nextCreate({ status: 400, code: "invalid_request" });
+    expect(await submitGeneration(id, submitDeps, 1000)).toEqual({ kind: "rejected" });
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100, held: 0 });
+    expect(enqueued).toEqual([`submit:${id}`, `deliver:${id}`]);
+  });
+
+  test("401 from the service pauses submitting, alerts the operator and keeps the request queued", async () => {
+    const { u, id, price } = await newImage();
+    sim.faults.nextCreate({ status: 401, times: 1 });
+    expect(await submitGeneration(id, submitDeps, 5000)).toEqual({ kind: "pause", delayMs: 5000 });
+    expect(alerts).toHaveLength(1);
+    expect((await generations.get(id))?.state).toBe("queued");
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100 - price, held: price });
+    expect(await submitGeneration(id, submitDeps, 5000)).toMatchObject({ kind: "accepted" });
+  });
+
+  test("fewer images than asked: charged for what came", async () => {
+    const { u, id } = await newImage(4);
+    sim.faults.nextTask({ imagesReturned: 2 });
+    await submitGeneration(id, submitDeps, 1000);
+    expect(await syncUntilDone(id)).toEqual({ kind: "completed", late: false });
+    const unit = prices.image("nano-pro", undefined, 1);
+    if (!unit.ok) throw new Error("no price");
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100 - unit.credits * 2, held: 0 });
+    expect((await generations.get(id))?.outputs).toHaveLength(2);
+  });
+
+  test("the service fails the task: released, user to be told", async () => {
+    const { u, id } = await newImage();
+    sim.faults.nextTask({ fail: true });
+    await submitGeneration(id, submitDeps, 1000);
+    expect(await syncUntilDone(id)).toEqual({ kind: "failed" });
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100, held: 0 });
+    expect(enqueued).toContain(`deliver:${id}`);
+  });
+
+  test("an intermediate 'processing' status keeps polling", async () => {
+    const { id } = await newImage();
+    sim.faults.nextTask({ processingStatus: true });
+    await submitGeneration(id, submitDeps, 1000);
+    expect(await syncGeneration(id, 0, syncDeps)).toMatchObject({ kind: "poll-again" });
+    expect(await syncUntilDone(id)).toEqual({ kind: "completed", late: false });
+  });
+
+  test("found in submitting after a crash: waits for adoption, then adopts the task a webhook names", async () => {
+    const { u, id } = await newImage();
+    // the create reached the service, but the worker died before storing the task id
+    expect(await generations.startSubmit(id)).not.toBeNull();
+    const registered = await submitDeps.media.createImage(
+      { prompt: "a fox", model: "nano-pro", image_size: "16:9", num_images: 1, metadata: submitDeps.metadataFor((await generations.get(id))!) },
+      { idempotencyKey: id },
+    );
+    const outcome = await submitGeneration(id, submitDeps, 1000);
+    expect(outcome.kind).toBe("wait-for-adoption");
+    await clock.sleep(60_000);
+    expect(await syncUntilDoneAdopting(id, registered.id)).toEqual({ kind: "completed", late: false });
+    expect((await generations.get(id))?.taskId).toBe(registered.id);
+    const price = (await generations.get(id))!.price;
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100 - price, held: 0 });
+  });
+
+  async function syncUntilDoneAdopting(id: string, taskId: string) {
+    const first = await syncGeneration(id, 0, syncDeps, taskId);
+    return first.kind === "poll-again" ? syncUntilDone(id) : first;
+  }
+
+  test("a webhook naming a task that lacks our gid adopts nothing", async () => {
+    const { id } = await newImage();
+    await generations.startSubmit(id);
+    const stranger = await submitDeps.media.createImage({ prompt: "other", metadata: { gid: "someone-else" } }, { idempotencyKey: `x-${id}` });
+    expect(await syncGeneration(id, 0, syncDeps, stranger.id)).toEqual({ kind: "nothing-to-do" });
+    expect((await generations.get(id))?.state).toBe("submitting");
+  });
+
+  test("a task still running past its deadline expires, and its late result is delivered free", async () => {
+    const { u, id } = await newImage();
+    sim.faults.nextTask({ extraLatencyMs: 15 * 60_000 });
+    await submitGeneration(id, submitDeps, 1000);
+    // jump past the 10-minute image deadline by moving it into the past
+    const { generations: table } = await import("../../../src/db/schema");
+    const { eq } = await import("drizzle-orm");
+    await database.db.update(table).set({ deadlineAt: new Date(clock.now() - 1) }).where(eq(table.id, id));
+    expect(await syncGeneration(id, 0, syncDeps)).toEqual({ kind: "expired" });
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100, held: 0 });
+    await clock.sleep(16 * 60_000);
+    expect(await syncGeneration(id, 0, syncDeps)).toEqual({ kind: "completed", late: true });
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100, held: 0 });
+    expect(await ledger.audit()).toEqual([]);
+  });
+});

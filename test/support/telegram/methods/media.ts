@@ -1,0 +1,296 @@
+import type { Message } from "grammy/types";
+import { z } from "zod";
+import { ApiError, badRequest } from "../errors";
+import { type FileKind, mimeFor, type StoredFile } from "../files";
+import { imageSize } from "../images";
+import { type FileInput, fileInput, type Params } from "../params";
+import { type InputMediaParam, inputMediaSchema } from "../schemas";
+import type { MethodHandler, World } from "../world";
+import {
+  applyEdit,
+  captionOf,
+  countFlood,
+  editableMessage,
+  formattedCaption,
+  postBotMessage,
+  replyMarkupOf,
+  sendContext,
+} from "./common";
+
+const mediaFields = ["photo", "video", "audio", "document", "animation", "voice", "video_note"] as const;
+
+interface MediaHints {
+  width?: number;
+  height?: number;
+  duration?: number;
+  title?: string;
+  performer?: string;
+  fileName?: string;
+}
+
+async function fetchUrl(w: World, url: string, kind: FileKind): Promise<{ bytes: Buffer; mime?: string }> {
+  const limit = kind === "photo" ? w.rules.maxPhotoUrlBytes : w.rules.maxUrlBytes;
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(w.clock.toReal(30_000)) });
+  } catch {
+    throw badRequest("failed to get HTTP URL content");
+  }
+  if (!response.ok) throw badRequest("failed to get HTTP URL content");
+  const declared = Number(response.headers.get("content-length") ?? "0");
+  if (declared > limit) throw badRequest("failed to get HTTP URL content");
+  const bytes = Buffer.from(await response.arrayBuffer());
+  if (bytes.length > limit) throw badRequest("failed to get HTTP URL content");
+  const mime = response.headers.get("content-type")?.split(";")[0]?.trim();
+  if (kind === "photo" && mime && !mime.startsWith("image/"))
+    throw badRequest("wrong type of the web page content");
+  return { bytes, ...(mime ? { mime } : {}) };
+}
+
+/** Turns an upload, URL or file_id into a stored file, with Telegram's checks for each way. */
+async function resolveFile(
+  w: World,
+  input: FileInput,
+  kind: FileKind,
+): Promise<{ file: StoredFile; reused: boolean }> {
+  if (input.kind === "id") {
+    const file = w.files.get(input.fileId);
+    if (!file) throw badRequest("wrong file identifier/HTTP URL specified");
+    if ((file.kind === "photo") !== (kind === "photo")) throw badRequest("type of file mismatch");
+    return { file, reused: true };
+  }
+  let bytes: Buffer;
+  let name: string | undefined;
+  let mime: string | undefined;
+  if (input.kind === "upload") {
+    bytes = input.file.bytes;
+    name = input.file.name;
+    mime = mimeFor(name, input.file.mime);
+    if (bytes.length > w.rules.maxUploadBytes) throw new ApiError(413, "Request Entity Too Large");
+    if (kind === "photo" && bytes.length > w.rules.maxPhotoUploadBytes)
+      throw badRequest("PHOTO_SAVE_FILE_INVALID");
+  } else {
+    const fetched = await fetchUrl(w, input.url, kind);
+    bytes = fetched.bytes;
+    name = new URL(input.url).pathname.split("/").pop() || undefined;
+    mime = mimeFor(name, fetched.mime);
+  }
+  if (bytes.length === 0) throw badRequest("file must be non-empty");
+  const file: Parameters<World["files"]["add"]>[0] = { kind, bytes };
+  if (name) file.name = name;
+  if (mime) file.mime = mime;
+  if (kind === "photo") {
+    const size = imageSize(bytes);
+    if (!size) throw badRequest("IMAGE_PROCESS_FAILED");
+    const { width, height } = size;
+    if (width + height > 10_000 || Math.max(width, height) / Math.max(1, Math.min(width, height)) > 20) {
+      throw badRequest("PHOTO_INVALID_DIMENSIONS");
+    }
+    file.width = width;
+    file.height = height;
+  }
+  return { file: w.files.add(file), reused: false };
+}
+
+/** The message fields Telegram shows for a file of this kind. */
+function mediaContent(w: World, kind: FileKind, file: StoredFile, reused: boolean, hints: MediaHints) {
+  const base = { file_id: file.fileId, file_unique_id: file.uniqueId, file_size: file.size };
+  const named = {
+    ...((hints.fileName ?? file.name) ? { file_name: hints.fileName ?? file.name } : {}),
+    ...(file.mime ? { mime_type: file.mime } : {}),
+  };
+  const duration = hints.duration ?? file.duration ?? 0;
+  switch (kind) {
+    case "photo": {
+      const sizes =
+        (reused ? w.files.photoSetOf(file.fileId) : undefined) ??
+        w.files.photoSizes(file.bytes, file.width ?? 1, file.height ?? 1, file.size);
+      return { photo: sizes };
+    }
+    case "video":
+      return {
+        video: {
+          ...base,
+          ...named,
+          width: hints.width ?? file.width ?? 0,
+          height: hints.height ?? file.height ?? 0,
+          duration,
+        },
+      };
+    case "animation": {
+      const animation = {
+        ...base,
+        ...named,
+        width: hints.width ?? file.width ?? 0,
+        height: hints.height ?? file.height ?? 0,
+        duration,
+      };
+      return { animation, document: { ...base, ...named } };
+    }
+    case "audio":
+      return {
+        audio: {
+          ...base,
+          ...named,
+          duration,
+          ...(hints.title ? { title: hints.title } : {}),
+          ...(hints.performer ? { performer: hints.performer } : {}),
+        },
+      };
+    case "voice":
+      return { voice: { ...base, duration, mime_type: file.mime ?? "audio/ogg" } };
+    case "video_note":
+      return { video_note: { ...base, length: hints.width ?? 240, duration } };
+    default:
+      return { document: { ...base, ...named } };
+  }
+}
+
+function hintsOf(p: Params): MediaHints {
+  const hints: MediaHints = {};
+  for (const key of ["width", "height", "duration"] as const) {
+    const v = p.int(key);
+    if (v !== undefined) hints[key] = v;
+  }
+  const title = p.string("title");
+  const performer = p.string("performer");
+  if (title) hints.title = title;
+  if (performer) hints.performer = performer;
+  return hints;
+}
+
+function sendFile(kind: FileKind): MethodHandler {
+  return async (w, p) => {
+    const { chat, extra, markup } = sendContext(w, p);
+    const input = p.file(kind);
+    if (!input) throw badRequest(`there is no ${kind} in the request`);
+    const caption = kind === "video_note" ? {} : captionOf(w, p);
+    const { file, reused } = await resolveFile(w, input, kind);
+    countFlood(w, chat);
+    const content = mediaContent(w, kind, file, reused, hintsOf(p));
+    const spoiler = p.bool("has_media_spoiler") ? { has_media_spoiler: true } : {};
+    return postBotMessage(w, chat, { ...content, ...caption, ...spoiler, ...extra }, markup);
+  };
+}
+
+function itemHints(item: InputMediaParam): MediaHints {
+  const hints: MediaHints = {};
+  if (item.width !== undefined) hints.width = item.width;
+  if (item.height !== undefined) hints.height = item.height;
+  if (item.duration !== undefined) hints.duration = item.duration;
+  if (item.title) hints.title = item.title;
+  if (item.performer) hints.performer = item.performer;
+  return hints;
+}
+
+function checkAlbumKinds(kinds: string[]): void {
+  for (const lonely of ["audio", "document"]) {
+    if (kinds.includes(lonely) && kinds.some((k) => k !== lonely)) {
+      throw badRequest(`${lonely} can't be mixed with other media types`);
+    }
+  }
+  if (kinds.includes("animation")) throw badRequest("wrong type of media in the media group");
+}
+
+export const mediaMethods: Record<string, MethodHandler> = {
+  sendPhoto: sendFile("photo"),
+  sendVideo: sendFile("video"),
+  sendAudio: sendFile("audio"),
+  sendDocument: sendFile("document"),
+  sendVoice: sendFile("voice"),
+  sendAnimation: sendFile("animation"),
+  sendVideoNote: sendFile("video_note"),
+
+  async sendMediaGroup(w, p) {
+    // Telegram has no reply_markup on albums: it is not a parameter, so it is ignored.
+    const { chat, extra } = sendContext(w, p, { markup: false });
+    const items = p.json("media", z.array(inputMediaSchema), "media");
+    if (!items || items.length < w.rules.mediaGroupMin || items.length > w.rules.mediaGroupMax) {
+      throw badRequest(`array of media must contain ${w.rules.mediaGroupMin}-${w.rules.mediaGroupMax} items`);
+    }
+    checkAlbumKinds(items.map((i) => i.type));
+    const captions = items.map((item) =>
+      formattedCaption(w, item.caption, item.parse_mode, item.caption_entities),
+    );
+    const resolved: Array<{ file: StoredFile; reused: boolean }> = [];
+    for (const item of items) resolved.push(await resolveFile(w, fileInput(item.media, p.files), item.type));
+    countFlood(w, chat);
+    const groupId = `${13_000_000_000_000_000 + Math.floor(Math.random() * 1e15)}`;
+    return items.map((item, i) => {
+      const { file, reused } = resolved[i]!;
+      const content = mediaContent(w, item.type, file, reused, itemHints(item));
+      const spoiler = item.has_spoiler ? { has_media_spoiler: true } : {};
+      return postBotMessage(w, chat, {
+        ...content,
+        ...captions[i],
+        ...spoiler,
+        media_group_id: groupId,
+        ...extra,
+      });
+    });
+  },
+
+  editMessageCaption(w, p) {
+    const { chat, stored } = editableMessage(w, p);
+    if (!mediaFields.some((f) => stored.message[f] !== undefined)) {
+      throw badRequest("there is no caption in the message to edit");
+    }
+    const caption = captionOf(w, p);
+    const markup = replyMarkupOf(w, p, true);
+    const { caption: _c, caption_entities: _e, reply_markup: _r, ...rest } = stored.message;
+    return applyEdit(w, chat, stored, {
+      ...rest,
+      ...caption,
+      ...(markup ? { reply_markup: markup } : {}),
+    } as Message);
+  },
+
+  async editMessageMedia(w, p) {
+    const { chat, stored } = editableMessage(w, p);
+    if (!mediaFields.some((f) => stored.message[f] !== undefined)) {
+      throw badRequest("there is no media in the message to edit");
+    }
+    const item = p.json("media", inputMediaSchema, "media");
+    if (!item) throw badRequest("media is empty");
+    if (stored.message.media_group_id) checkAlbumKinds([item.type, ...albumKinds(chat, stored.message)]);
+    const caption = formattedCaption(w, item.caption, item.parse_mode, item.caption_entities);
+    const markup = replyMarkupOf(w, p, true);
+    const { file, reused } = await resolveFile(w, fileInput(item.media, p.files), item.type);
+    const rest: Record<string, unknown> = { ...stored.message };
+    for (const key of [...mediaFields, "caption", "caption_entities", "reply_markup", "has_media_spoiler"]) {
+      delete rest[key];
+    }
+    const content = mediaContent(w, item.type, file, reused, itemHints(item));
+    return applyEdit(w, chat, stored, {
+      ...rest,
+      ...content,
+      ...caption,
+      ...(markup ? { reply_markup: markup } : {}),
+    } as Message);
+  },
+
+  getFile(w, p) {
+    const id = p.string("file_id");
+    if (!id) throw badRequest("file_id is empty");
+    const file = w.files.get(id);
+    if (!file) throw badRequest("invalid file_id");
+    if (file.size > w.rules.maxDownloadBytes) throw badRequest("file is too big");
+    return {
+      file_id: file.fileId,
+      file_unique_id: file.uniqueId,
+      file_size: file.size,
+      file_path: file.path,
+    };
+  },
+};
+
+function albumKinds(
+  chat: { messages: Array<{ message: Message; deleted: boolean }> },
+  message: Message,
+): string[] {
+  return chat.messages
+    .filter((m) => !m.deleted && m.message.media_group_id === message.media_group_id)
+    .filter((m) => m.message.message_id !== message.message_id)
+    .map((m) => mediaFields.find((f) => m.message[f] !== undefined) ?? "document")
+    .map((k) => (k === "animation" ? "document" : k));
+}

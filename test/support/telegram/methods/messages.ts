@@ -1,0 +1,167 @@
+import type { Message } from "grammy/types";
+import { z } from "zod";
+import { badRequest } from "../errors";
+import type { Params } from "../params";
+import type { MethodHandler, World } from "../world";
+import {
+  applyEdit,
+  captionOf,
+  countFlood,
+  editableMessage,
+  formattedText,
+  postBotMessage,
+  replyMarkupOf,
+  sendContext,
+} from "./common";
+
+const chatActions = new Set([
+  "typing",
+  "upload_photo",
+  "record_video",
+  "upload_video",
+  "record_voice",
+  "upload_voice",
+  "upload_document",
+  "choose_sticker",
+  "find_location",
+  "record_video_note",
+  "upload_video_note",
+]);
+
+export const messageMethods: Record<string, MethodHandler> = {
+  sendMessage(w, p) {
+    const { chat, extra, markup } = sendContext(w, p);
+    const text = formattedText(w, p);
+    countFlood(w, chat);
+    return postBotMessage(w, chat, { ...text, ...extra }, markup);
+  },
+
+  editMessageText(w, p) {
+    const { chat, stored } = editableMessage(w, p);
+    if (stored.message.text === undefined) throw badRequest("there is no text in the message to edit");
+    const text = formattedText(w, p);
+    const markup = replyMarkupOf(w, p, true);
+    const { text: _t, entities: _e, reply_markup: _r, ...rest } = stored.message;
+    return applyEdit(w, chat, stored, {
+      ...rest,
+      ...text,
+      ...(markup ? { reply_markup: markup } : {}),
+    } as Message);
+  },
+
+  editMessageReplyMarkup(w, p) {
+    const { chat, stored } = editableMessage(w, p);
+    const markup = replyMarkupOf(w, p, true);
+    const { reply_markup: _r, ...rest } = stored.message;
+    return applyEdit(w, chat, stored, { ...rest, ...(markup ? { reply_markup: markup } : {}) } as Message);
+  },
+
+  deleteMessage(w, p) {
+    const chat = w.chats.target(p.chatId());
+    const id = p.int("message_id");
+    const stored = id === undefined ? undefined : chat.byId.get(id);
+    if (!stored || stored.deleted) throw badRequest("message to delete not found");
+    if (!stored.fromBot && chat.chat.type !== "private") throw badRequest("message can't be deleted");
+    stored.deleted = true;
+    w.chats.log(chat, `bot deleted #${id}`);
+    w.notify();
+    return true;
+  },
+
+  deleteMessages(w, p) {
+    const chat = w.chats.target(p.chatId());
+    const ids = p.json("message_ids", z.array(z.number().int()));
+    if (!ids || ids.length === 0 || ids.length > 100) throw badRequest("message_ids is empty");
+    for (const id of ids) {
+      const stored = chat.byId.get(id);
+      if (stored && !stored.deleted && (stored.fromBot || chat.chat.type === "private")) {
+        stored.deleted = true;
+        w.chats.log(chat, `bot deleted #${id}`);
+      }
+    }
+    w.notify();
+    return true;
+  },
+
+  sendChatAction(w, p) {
+    const chat = w.chats.target(p.chatId());
+    const action = p.string("action") ?? "";
+    if (!chatActions.has(action)) throw badRequest("wrong parameter action in request");
+    chat.lastAction = { action, at: w.clock.now() };
+    w.chats.log(chat, `bot is ${action}…`);
+    return true;
+  },
+
+  copyMessage(w, p) {
+    const { chat, extra, markup } = sendContext(w, p);
+    const source = sourceMessage(w, p);
+    const content = copyableContent(source);
+    if (p.has("caption")) Object.assign(content, captionOf(w, p));
+    countFlood(w, chat);
+    const message = postBotMessage(w, chat, { ...content, ...extra }, markup);
+    return { message_id: message.message_id };
+  },
+
+  forwardMessage(w, p) {
+    const chat = w.chats.target(p.chatId());
+    const source = sourceMessage(w, p);
+    const content = copyableContent(source);
+    const origin = source.from
+      ? { type: "user", sender_user: source.from, date: source.date }
+      : { type: "hidden_user", sender_user_name: "", date: source.date };
+    const thread = p.int("message_thread_id");
+    countFlood(w, chat);
+    return postBotMessage(w, chat, {
+      ...content,
+      forward_origin: origin,
+      ...(thread !== undefined ? { message_thread_id: thread } : {}),
+    });
+  },
+
+  getChatMember(w, p) {
+    const chat = w.chats.target(p.chatId());
+    const userId = p.int("user_id");
+    if (userId === w.botUser.id) {
+      return chat.chat.type === "private"
+        ? { status: "member", user: w.botUser }
+        : { status: "administrator", user: w.botUser, can_be_edited: false, is_anonymous: false };
+    }
+    const member = userId === undefined ? undefined : chat.members.get(userId);
+    if (!member) throw badRequest("PARTICIPANT_ID_INVALID");
+    return { status: "member", user: member };
+  },
+
+  getChat(w, p) {
+    const chat = w.chats.target(p.chatId());
+    return { ...chat.chat, accent_color_id: 0, max_reaction_count: 11, accepted_gift_types: {} };
+  },
+};
+
+function sourceMessage(w: World, p: Params): Message {
+  const from = w.chats.get(Number(p.chatId("from_chat_id")));
+  const id = p.int("message_id");
+  const stored = from && id !== undefined ? from.byId.get(id) : undefined;
+  if (!stored || stored.deleted) throw badRequest("message to copy not found");
+  return stored.message;
+}
+
+const copiedFields = [
+  "text",
+  "entities",
+  "photo",
+  "video",
+  "audio",
+  "document",
+  "animation",
+  "voice",
+  "video_note",
+  "caption",
+  "caption_entities",
+] as const;
+
+function copyableContent(message: Message): Record<string, unknown> {
+  const content: Record<string, unknown> = {};
+  for (const field of copiedFields) if (message[field] !== undefined) content[field] = message[field];
+  if (Object.keys(content).length === 0) throw badRequest("message can't be copied");
+  return content;
+}

@@ -1,0 +1,76 @@
+import { badRequest } from "../errors";
+import { pricesSchema } from "../schemas";
+import type { MethodHandler } from "../world";
+import { countFlood, postBotMessage, sendContext } from "./common";
+
+export const paymentMethods: Record<string, MethodHandler> = {
+  sendInvoice(w, p) {
+    const { chat, extra, markup } = sendContext(w, p);
+    const title = p.string("title") ?? "";
+    const description = p.string("description") ?? "";
+    const payload = p.string("payload") ?? "";
+    const currency = p.string("currency") ?? "";
+    const prices = p.json("prices", pricesSchema, "prices") ?? [];
+    if (title.length < 1 || title.length > 32) throw badRequest("INVOICE_TITLE_INVALID");
+    if (description.length < 1 || description.length > 255) throw badRequest("INVOICE_DESCRIPTION_INVALID");
+    const payloadBytes = Buffer.byteLength(payload, "utf8");
+    if (payloadBytes < 1 || payloadBytes > 128) throw badRequest("INVOICE_PAYLOAD_INVALID");
+    if (!/^[A-Z]{3}$/.test(currency)) throw badRequest("CURRENCY_INVALID");
+    if (prices.length === 0) throw badRequest("prices is empty");
+    if (prices.some((price) => price.amount <= 0)) throw badRequest("CURRENCY_TOTAL_AMOUNT_INVALID");
+    if (currency === "XTR") {
+      if (p.string("provider_token")) throw badRequest("PAYMENT_PROVIDER_INVALID");
+      if (prices.length !== 1) throw badRequest("STARS_INVOICE_INVALID");
+    } else if (!p.string("provider_token")) {
+      throw badRequest("PAYMENT_PROVIDER_INVALID");
+    }
+    const total = prices.reduce((sum, price) => sum + price.amount, 0);
+    countFlood(w, chat);
+    const message = postBotMessage(
+      w,
+      chat,
+      {
+        invoice: {
+          title,
+          description,
+          start_parameter: p.string("start_parameter") ?? "",
+          currency,
+          total_amount: total,
+        },
+        ...extra,
+      },
+      markup,
+    );
+    w.invoices.set(`${chat.chat.id}:${message.message_id}`, { payload, currency, total });
+    return message;
+  },
+
+  refundStarPayment(w, p) {
+    const userId = p.int("user_id");
+    const chargeId = p.string("telegram_payment_charge_id") ?? "";
+    const payment = w.payments.get(chargeId);
+    if (!payment || payment.userId !== userId) throw badRequest("CHARGE_NOT_FOUND");
+    if (payment.refunded) throw badRequest("CHARGE_ALREADY_REFUNDED");
+    payment.refunded = true;
+    const chat = w.chats.get(payment.userId);
+    if (chat) {
+      const user = chat.user!;
+      const message = w.chats.add(
+        chat,
+        {
+          refunded_payment: {
+            currency: payment.currency,
+            total_amount: payment.amount,
+            invoice_payload: payment.payload,
+            telegram_payment_charge_id: payment.chargeId,
+          },
+        },
+        user,
+        false,
+      );
+      w.chats.log(chat, `payment ${chargeId} refunded (${payment.amount} ${payment.currency})`);
+      w.updates.push({ message });
+    }
+    return true;
+  },
+};

@@ -1,0 +1,91 @@
+/**
+ * Telegram's rules as configurable assumptions. Defaults follow
+ * /work/shared/reference/telegram-facts.md; where Telegram publishes no number
+ * (flood control, callback query age, webhook retries) the default is our guess.
+ */
+export interface FloodRules {
+  /** token bucket per chat: `perSecond` refill, `burst` capacity; false switches it off */
+  perChat: { perSecond: number; burst: number } | false;
+  /** messages (and edits) per minute in one group or supergroup */
+  perGroupPerMinute: number | false;
+  /** messages per second across all chats */
+  globalPerSecond: number | false;
+}
+
+export interface WebhookRules {
+  /** real Telegram accepts only https on ports 443, 80, 88, 8443; tests serve plain http */
+  requireHttps: boolean;
+  /** how long the stand-in waits for the bot's answer before it counts as a failure (clock ms) */
+  timeoutMs: number;
+  /** pause before redelivering after a failure (clock ms), doubled per failure up to maxRetryDelayMs */
+  retryDelayMs: number;
+  maxRetryDelayMs: number;
+}
+
+export interface TelegramRules {
+  maxTextLength: number;
+  maxCaptionLength: number;
+  maxCallbackDataBytes: number;
+  maxUploadBytes: number;
+  maxPhotoUploadBytes: number;
+  maxDownloadBytes: number;
+  maxPhotoUrlBytes: number;
+  maxUrlBytes: number;
+  mediaGroupMin: number;
+  mediaGroupMax: number;
+  /** answerCallbackQuery / answerInlineQuery later than this → "query is too old" (clock ms) */
+  queryMaxAgeMs: number;
+  /** answerPreCheckoutQuery later than this fails the payment (clock ms) */
+  preCheckoutTimeoutMs: number;
+  maxInlineResults: number;
+  maxCommands: number;
+  /** privacy mode: in groups the bot only sees commands, replies to itself and service messages */
+  groupPrivacy: boolean;
+  flood: FloodRules | false;
+  webhook: WebhookRules;
+}
+
+export type TelegramRulesInput = Partial<Omit<TelegramRules, "flood" | "webhook">> & {
+  flood?: Partial<FloodRules> | false;
+  webhook?: Partial<WebhookRules>;
+};
+
+const MB = 1024 * 1024;
+
+export const defaultFloodRules: FloodRules = {
+  perChat: { perSecond: 1, burst: 3 },
+  perGroupPerMinute: 20,
+  globalPerSecond: 30,
+};
+
+export const defaultTelegramRules: TelegramRules = {
+  maxTextLength: 4096,
+  maxCaptionLength: 1024,
+  maxCallbackDataBytes: 64,
+  maxUploadBytes: 50 * MB,
+  maxPhotoUploadBytes: 10 * MB,
+  maxDownloadBytes: 20 * MB,
+  maxPhotoUrlBytes: 5 * MB,
+  maxUrlBytes: 20 * MB,
+  mediaGroupMin: 2,
+  mediaGroupMax: 10,
+  queryMaxAgeMs: 15_000,
+  preCheckoutTimeoutMs: 10_000,
+  maxInlineResults: 50,
+  maxCommands: 100,
+  groupPrivacy: true,
+  flood: defaultFloodRules,
+  webhook: { requireHttps: false, timeoutMs: 10_000, retryDelayMs: 500, maxRetryDelayMs: 10_000 },
+};
+
+export function resolveRules(input: TelegramRulesInput = {}, base: TelegramRules = defaultTelegramRules) {
+  const { flood, webhook, ...rest } = input;
+  const baseFlood = base.flood === false ? defaultFloodRules : base.flood;
+  const rules: TelegramRules = {
+    ...base,
+    ...rest,
+    flood: flood === false ? false : flood === undefined ? base.flood : { ...baseFlood, ...flood },
+    webhook: { ...base.webhook, ...webhook },
+  };
+  return rules;
+}

@@ -1,0 +1,166 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { Hono } from "hono";
+import { ApiError, type Envelope } from "./errors";
+import { botMethods } from "./methods/bot";
+import { mediaMethods } from "./methods/media";
+import { messageMethods } from "./methods/messages";
+import { paymentMethods } from "./methods/payments";
+import { queryMethods } from "./methods/queries";
+import { boundaryOf, parseMultipart } from "./multipart";
+import { Params, summarizeParams } from "./params";
+import type { MethodHandler, World } from "./world";
+
+const handlers = new Map<string, { name: string; handler: MethodHandler }>();
+for (const group of [botMethods, messageMethods, mediaMethods, queryMethods, paymentMethods]) {
+  for (const [name, handler] of Object.entries(group)) handlers.set(name.toLowerCase(), { name, handler });
+}
+
+/** Bot API method names the stand-in speaks. */
+export const supportedMethods = [...handlers.values()].map((h) => h.name);
+
+const notFound = new ApiError(404, "Not Found");
+const unauthorized = new ApiError(401, "Unauthorized");
+
+async function readParams(request: Request): Promise<Params> {
+  const raw: Record<string, unknown> = Object.fromEntries(new URL(request.url).searchParams);
+  if (request.method !== "POST") return new Params(raw);
+  const type = request.headers.get("content-type") ?? "";
+  if (type.includes("multipart/form-data")) {
+    const boundary = boundaryOf(type);
+    if (!boundary) throw new ApiError(400, "Bad Request: invalid multipart boundary");
+    const body = parseMultipart(Buffer.from(await request.arrayBuffer()), boundary);
+    return new Params({ ...raw, ...body.fields }, body.files);
+  }
+  const text = await request.text();
+  if (text === "") return new Params(raw);
+  if (type.includes("application/x-www-form-urlencoded")) {
+    return new Params({ ...raw, ...Object.fromEntries(new URLSearchParams(text)) });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "Bad Request: can't parse JSON object");
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new ApiError(400, "Bad Request: JSON object expected");
+  }
+  return new Params({ ...raw, ...(parsed as Record<string, unknown>) });
+}
+
+/** Runs one Bot API call and records it, as Telegram would answer it. */
+export async function callMethod(
+  world: World,
+  methodName: string,
+  params: Params,
+  signal?: AbortSignal,
+): Promise<{ status: number; envelope: Envelope }> {
+  const entry = handlers.get(methodName.toLowerCase());
+  const at = world.clock.now();
+  let envelope: Envelope;
+  let status = 200;
+  try {
+    if (!entry) throw notFound;
+    const fault = world.faults.find((f) => f.method === entry.name.toLowerCase() || f.method === "*");
+    if (fault) {
+      fault.times -= 1;
+      if (fault.times <= 0) world.faults.splice(world.faults.indexOf(fault), 1);
+      throw fault.error;
+    }
+    const result = await entry.handler(world, params, signal ? { signal } : {});
+    envelope = { ok: true, result: JSON.parse(JSON.stringify(result ?? true)) };
+  } catch (err) {
+    const error =
+      err instanceof ApiError
+        ? err
+        : new ApiError(
+            500,
+            `Internal Server Error: stand-in failed: ${err instanceof Error ? err.stack : String(err)}`,
+          );
+    status = error.code;
+    envelope = error.toEnvelope();
+    logRejection(world, entry?.name ?? methodName, params, error);
+  }
+  if (entry)
+    world.calls.push({ method: entry.name, params: summarizeParams(params), at, response: envelope });
+  return { status, envelope };
+}
+
+function logRejection(world: World, method: string, params: Params, error: ApiError): void {
+  let chatId: number | string | undefined;
+  try {
+    chatId = params.chatId();
+  } catch {
+    return;
+  }
+  const chat = typeof chatId === "number" ? world.chats.get(chatId) : undefined;
+  if (chat) world.chats.log(chat, `bot ${method} ✗ ${error.code} ${error.description}`);
+}
+
+function fileResponse(world: World, path: string): Response {
+  const file = world.files.atPath(path);
+  if (!file || file.size > world.rules.maxDownloadBytes) {
+    return Response.json(notFound.toEnvelope(), { status: 404 });
+  }
+  // a test may declare a size without allocating it; the download then has that size
+  const bytes =
+    file.bytes.length >= file.size
+      ? file.bytes
+      : Buffer.concat([file.bytes, Buffer.alloc(file.size - file.bytes.length)]);
+  return new Response(new Uint8Array(bytes), {
+    headers: {
+      "content-type": file.mime ?? "application/octet-stream",
+      "content-length": String(bytes.length),
+    },
+  });
+}
+
+export function createApp(world: World): Hono {
+  const app = new Hono();
+  app.all("*", async (c) => {
+    const path = decodeURIComponent(new URL(c.req.url).pathname);
+    const file = /^\/file\/bot([^/]+)\/(.+)$/.exec(path);
+    if (file) {
+      if (file[1] !== world.token) return c.json(unauthorized.toEnvelope(), 401);
+      return fileResponse(world, file[2]!);
+    }
+    const call = /^\/bot([^/]+)\/([^/]*)$/.exec(path);
+    if (!call) return c.json(notFound.toEnvelope(), 404);
+    if (call[1] !== world.token) return c.json(unauthorized.toEnvelope(), 401);
+    let params: Params;
+    try {
+      params = await readParams(c.req.raw);
+    } catch (err) {
+      const error = err instanceof ApiError ? err : new ApiError(400, "Bad Request: can't parse request");
+      return c.json(error.toEnvelope(), error.code as 400);
+    }
+    const { status, envelope } = await callMethod(world, call[2]!, params, c.req.raw.signal);
+    return new Response(JSON.stringify(envelope), {
+      status,
+      headers: { "content-type": "application/json" },
+    });
+  });
+  return app;
+}
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export function listen(app: Hono, port: number): Promise<RunningServer> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, port, hostname: "127.0.0.1" }, (info: AddressInfo) => {
+      resolve({
+        url: `http://127.0.0.1:${info.port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            if ("closeAllConnections" in server) server.closeAllConnections();
+          }),
+      });
+    });
+    server.once("error", reject);
+  });
+}

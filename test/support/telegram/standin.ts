@@ -1,0 +1,121 @@
+import { type Clock, systemClock } from "../../../src/lib/clock";
+import { ApiError, type Envelope } from "./errors";
+import { commandMenuFor } from "./methods/bot";
+import { Params } from "./params";
+import { resolveRules, type TelegramRules, type TelegramRulesInput } from "./rules";
+import { callMethod, createApp, listen } from "./server";
+import type { WebhookDelivery, WebhookInfo } from "./updates";
+import { createGroup, type GroupOptions, type TestGroup, TestUser, type UserOptions } from "./users";
+import { type CallbackAnswer, type CallRecord, World } from "./world";
+
+export interface StandInOptions {
+  token?: string;
+  rules?: TelegramRulesInput;
+  clock?: Clock;
+  /** 0 (the default) picks a free port */
+  port?: number;
+  bot?: { firstName?: string; username?: string };
+}
+
+export interface TelegramStandIn {
+  /** pass as `new Bot(token, { client: { apiRoot } })` */
+  readonly apiRoot: string;
+  readonly token: string;
+  /** every Bot API call received, in order */
+  readonly calls: CallRecord[];
+  /** the rules in force; change them with setRules */
+  readonly rules: TelegramRules;
+  /** "webhook" after setWebhook, "polling" otherwise: the bot chooses, as with Telegram */
+  readonly mode: "polling" | "webhook";
+  /** every POST of an update to the webhook, with its outcome */
+  readonly deliveries: WebhookDelivery[];
+  /** the bot's own User */
+  readonly botUser: TestUser["info"];
+  user(options?: UserOptions): TestUser;
+  group(options: GroupOptions): TestGroup;
+  transcript(chatId: number): string;
+  fileBytes(fileId: string): Buffer;
+  /** calls of one method */
+  callsOf(method: string): CallRecord[];
+  callbackAnswer(queryId: string): CallbackAnswer | undefined;
+  commandMenu(chatId: number, language?: string): ReturnType<typeof commandMenuFor>;
+  webhookInfo(): WebhookInfo;
+  /** resolves when every update queued so far was confirmed (next getUpdates offset, or a 2xx webhook answer) */
+  idle(): Promise<void>;
+  setRules(rules: TelegramRulesInput): void;
+  /** makes the next `times` calls of `method` ("*" for any) fail with this error */
+  failNext(
+    method: string,
+    error: { code: number; description: string; retryAfter?: number },
+    times?: number,
+  ): void;
+  /** runs a Bot API call directly, as if the bot made it */
+  call(method: string, params?: Record<string, unknown>): Promise<Envelope>;
+  close(): Promise<void>;
+}
+
+/** Starts a Telegram Bot API stand-in on 127.0.0.1. */
+export async function startTelegramStandIn(options: StandInOptions = {}): Promise<TelegramStandIn> {
+  const token = options.token ?? "7000000001:AAStandInTokenForTests_0123456789abcde";
+  if (!/^\d+:[\w-]+$/.test(token)) throw new Error("a bot token looks like <bot id>:<secret>");
+  const clock = options.clock ?? systemClock;
+  // the webhook reply runs through the same dispatch; the world exists by the time it is called
+  let world: World | undefined;
+  world = new World(
+    resolveRules(options.rules),
+    clock,
+    token,
+    {
+      firstName: options.bot?.firstName ?? "Media Studio (test)",
+      username: options.bot?.username ?? "media_studio_test_bot",
+    },
+    async (method, params) => {
+      if (world) await callMethod(world, method, new Params(params));
+    },
+  );
+  const w = world;
+  const server = await listen(createApp(w), options.port ?? 0);
+
+  return {
+    apiRoot: server.url,
+    token,
+    calls: w.calls,
+    get rules() {
+      return w.rules;
+    },
+    get mode() {
+      return w.updates.mode;
+    },
+    deliveries: w.updates.deliveries,
+    botUser: w.botUser,
+    user: (userOptions = {}) => new TestUser(w, userOptions),
+    group: (groupOptions) => createGroup(w, groupOptions),
+    transcript: (chatId) => w.chats.transcript(chatId),
+    fileBytes(fileId) {
+      const file = w.files.get(fileId);
+      if (!file) throw new Error(`no file ${fileId}`);
+      return file.bytes;
+    },
+    callsOf: (method) => w.calls.filter((c) => c.method.toLowerCase() === method.toLowerCase()),
+    callbackAnswer: (queryId) => w.callbackQueries.get(queryId)?.answer,
+    commandMenu: (chatId, language) => commandMenuFor(w, chatId, language),
+    webhookInfo: () => w.updates.webhookInfo(),
+    idle: () => w.updates.idle(),
+    setRules(rules) {
+      w.rules = resolveRules(rules, w.rules);
+    },
+    failNext(method, error, times = 1) {
+      const parameters = error.retryAfter !== undefined ? { retry_after: error.retryAfter } : undefined;
+      w.faults.push({
+        method: method.toLowerCase(),
+        error: new ApiError(error.code, error.description, parameters),
+        times,
+      });
+    },
+    call: async (method, params = {}) => (await callMethod(w, method, new Params(params))).envelope,
+    async close() {
+      w.updates.close();
+      await server.close();
+    },
+  };
+}

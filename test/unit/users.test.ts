@@ -1,0 +1,111 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createLedger, type Ledger } from "../../src/credits/ledger";
+import { chats } from "../../src/db/schema";
+import { languageFromCode } from "../../src/users/language";
+import { createUsers, type Users } from "../../src/users/users";
+import { createTestDatabase, type TestDatabase } from "../support/db";
+
+let database: TestDatabase;
+let ledger: Ledger;
+let users: Users;
+let nextId = 7_000_000;
+const newId = () => ++nextId;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  ledger = createLedger(database.db);
+  users = createUsers(database.db, ledger, { welcomeCredits: 20 });
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+describe("languageFromCode", () => {
+  test.each([
+    ["fa", "fa"],
+    ["fa-IR", "fa"],
+    ["FA", "fa"],
+    ["en", "en"],
+    ["de", "en"],
+    [undefined, "en"],
+    ["", "en"],
+  ] as const)("%s → %s", (code, language) => {
+    expect(languageFromCode(code)).toBe(language);
+  });
+});
+
+describe("users", () => {
+  test("touch registers a new user with the language of their Telegram client", async () => {
+    const id = newId();
+    const user = await users.touch({ id, first_name: "Sara", username: "sara", language_code: "fa" });
+    expect(user).toMatchObject({ id, firstName: "Sara", username: "sara", language: "fa", blockedAt: null });
+    expect(await users.get(id)).toMatchObject({ id, language: "fa" });
+  });
+
+  test("touch updates names and last_seen, and keeps a chosen language", async () => {
+    const id = newId();
+    const first = await users.touch({ id, first_name: "Ali", language_code: "fa" });
+    expect(await users.setLanguage(id, "en")).toBe(true);
+    const again = await users.touch({ id, first_name: "Ali R.", username: "alir", language_code: "fa" });
+    expect(again).toMatchObject({ firstName: "Ali R.", username: "alir", language: "en" });
+    expect(again.lastSeenAt.getTime()).toBeGreaterThanOrEqual(first.lastSeenAt.getTime());
+    expect(again.firstSeenAt.getTime()).toBe(first.firstSeenAt.getTime());
+  });
+
+  test("touch records the chat", async () => {
+    const id = newId();
+    const groupId = -1_000_000_000_000 - id;
+    await users.touch(
+      { id, first_name: "G" },
+      { id: groupId, type: "supergroup", title: "Makers", is_forum: true },
+    );
+    await users.touch({ id, first_name: "G" }, { id: groupId, type: "supergroup", title: "Makers 2" });
+    const [chat] = await database.db.select().from(chats).where(eq(chats.id, groupId));
+    expect(chat).toMatchObject({ type: "supergroup", title: "Makers 2", isForum: false });
+  });
+
+  test("markBlocked marks once; a new message from the user clears it", async () => {
+    const id = newId();
+    await users.touch({ id, first_name: "B" });
+    expect(await users.markBlocked(id)).toBe(true);
+    expect(await users.markBlocked(id)).toBe(false);
+    expect((await users.get(id))?.blockedAt).toBeInstanceOf(Date);
+    await users.touch({ id, first_name: "B" });
+    expect((await users.get(id))?.blockedAt).toBeNull();
+  });
+
+  test("markBlocked and setLanguage of an unknown user change nothing", async () => {
+    const id = newId();
+    expect(await users.markBlocked(id)).toBe(false);
+    expect(await users.setLanguage(id, "fa")).toBe(false);
+    expect(await users.get(id)).toBeUndefined();
+  });
+
+  test("setLanguage refuses a language we do not speak", async () => {
+    const id = newId();
+    await users.touch({ id, first_name: "X" });
+    // @ts-expect-error: the type already forbids it; the check guards callers outside TypeScript
+    await expect(users.setLanguage(id, "de")).rejects.toThrow();
+    expect((await users.get(id))?.language).toBe("en");
+  });
+
+  test("welcome grants the welcome credits once ever, even when called concurrently", async () => {
+    const id = newId();
+    await users.touch({ id, first_name: "W" });
+    const results = await Promise.all([users.welcome(id), users.welcome(id), users.welcome(id)]);
+    expect(results.filter((r) => r.granted)).toHaveLength(1);
+    expect(results.every((r) => r.amount === 20)).toBe(true);
+    expect(await users.welcome(id)).toEqual({ granted: false, amount: 20 });
+    expect(await ledger.account(id)).toMatchObject({ available: 20, held: 0 });
+    expect(await ledger.audit({ userId: id })).toEqual([]);
+  });
+
+  test("no welcome credits configured: nothing is granted", async () => {
+    const none = createUsers(database.db, ledger, { welcomeCredits: 0 });
+    const id = newId();
+    await none.touch({ id, first_name: "Z" });
+    expect(await none.welcome(id)).toEqual({ granted: false, amount: 0 });
+    expect(await ledger.account(id)).toMatchObject({ available: 0, held: 0 });
+  });
+});
