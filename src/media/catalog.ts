@@ -292,5 +292,8 @@ export function pollIntervalMs(operation: Operation): number {
 
 /** Billed minutes of a dubbing input: per started minute, at least one. */
 export function dubbingBilledMinutes(durationSeconds: number): number {
-  return Math.max(limits.dubbingMinBilledUnits, Math.ceil(durationSeconds / limits.dubbingBillingUnitSeconds));
+  return Math.max(
+    limits.dubbingMinBilledUnits,
+    Math.ceil(durationSeconds / limits.dubbingBillingUnitSeconds),
+  );
 }

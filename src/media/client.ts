@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Logger } from "../lib/logger";
-import { errorFromResponse, MediaServiceError, parseRetryAfter } from "./errors";
 import { backoffDelay } from "./backoff";
+import { errorFromResponse, MediaServiceError, parseRetryAfter } from "./errors";
 import {
   type DubbingRegistrationResponse,
   type DubbingRequest,
@@ -20,8 +20,8 @@ import {
   videoGenerationRequest,
 } from "./schemas";
 
-export { MediaServiceError, type MediaErrorKind } from "./errors";
-export { parseWebhook, type ParsedWebhook } from "./webhook";
+export { type MediaErrorKind, MediaServiceError } from "./errors";
+export { type ParsedWebhook, parseWebhook } from "./webhook";
 
 export interface MediaClientOptions {
   baseUrl: string;
@@ -145,7 +145,8 @@ export function createMediaClient(opts: MediaClientOptions): MediaClient {
       try {
         return await attempt(call);
       } catch (error) {
-        if (!(error instanceof MediaServiceError) || n >= maxRetries || !shouldRetry(call, error)) throw error;
+        if (!(error instanceof MediaServiceError) || n >= maxRetries || !shouldRetry(call, error))
+          throw error;
         const wait = Math.max(backoffDelay(n, retryBaseMs, retryMaxMs, random), error.retryAfterMs ?? 0);
         if (wait > retryMaxMs) throw error;
         opts.logger?.warn(
@@ -186,7 +187,8 @@ export function createMediaClient(opts: MediaClientOptions): MediaClient {
   }
 
   return {
-    createImage: (req, o) => create("/api/v1/images/generations", imageGenerationRequest, registrationResponse, req, o),
+    createImage: (req, o) =>
+      create("/api/v1/images/generations", imageGenerationRequest, registrationResponse, req, o),
     editImage: (req, o) => create("/api/v1/images/edits", imageEditRequest, registrationResponse, req, o),
     createVideo: (req, o) =>
       create("/api/v1/videos/generations", videoGenerationRequest, registrationResponse, req, o),

@@ -1,7 +1,13 @@
 import { z } from "zod";
 import {
+  defaultImageModel,
+  defaultImageSize,
+  defaultVideoModel,
   dubbingLanguages,
   dubbingSourceLanguages,
+  durationAllowed,
+  type ImageModel,
+  type ImageSize,
   imageModelInfo,
   imageModels,
   imageResolutions,
@@ -15,12 +21,6 @@ import {
   videoModelIds,
   videoModels,
   videoResolutions,
-  defaultVideoModel,
-  defaultImageModel,
-  defaultImageSize,
-  type ImageModel,
-  type ImageSize,
-  durationAllowed,
 } from "./catalog";
 
 /**
@@ -174,7 +174,9 @@ export const videoGenerationRequest = z
       .optional(),
     // "4K" as in the model table is sent as the parameter's documented "4k"
     resolution: z
-      .enum([...videoResolutions, "4K"], { error: `resolution must be one of ${videoResolutions.join(", ")}` })
+      .enum([...videoResolutions, "4K"], {
+        error: `resolution must be one of ${videoResolutions.join(", ")}`,
+      })
       .transform((v) => v.toLowerCase() as VideoResolution)
       .optional(),
     aspect_ratio: z
@@ -211,7 +213,6 @@ export function resolveVideoRequest(r: z.output<typeof videoGenerationRequest>):
     webSearch: r.web_search ?? false,
   };
 }
-
 
 // ---------------------------------------------------------------- dubbing
 

@@ -11,7 +11,15 @@ export type TaskOutcome =
   | { outcome: "failed"; reason: string; error: unknown }
   | { outcome: "running"; status: string };
 
-const successStatuses = new Set(["completed", "complete", "succeeded", "success", "successful", "done", "finished"]);
+const successStatuses = new Set([
+  "completed",
+  "complete",
+  "succeeded",
+  "success",
+  "successful",
+  "done",
+  "finished",
+]);
 const failureWord = /fail|error|cancel|expire|timed?[\s_-]?out|reject|abort|refused|invalid/i;
 
 type ClassifiableTask = Pick<Task, "status" | "images" | "videos" | "audios"> & { error?: unknown };

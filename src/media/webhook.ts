@@ -87,7 +87,8 @@ export function parseWebhook(
   // a task's own `type` ("image", "video") is not an event name
   const type = textOf(body.type);
   const envelopeType = holder !== body || type?.includes(".") ? type : undefined;
-  const event = textOf(body.event) ?? textOf(body.event_type) ?? envelopeType ?? textOf(lower["x-event-type"]);
+  const event =
+    textOf(body.event) ?? textOf(body.event_type) ?? envelopeType ?? textOf(lower["x-event-type"]);
   const metadata = asObj(holder.metadata) ?? asObj(body.metadata);
   const status = textOf(holder.status) ?? textOf(body.status);
   return {

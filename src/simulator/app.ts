@@ -97,17 +97,26 @@ export function createApp(deps: AppDeps): Hono {
 
   app.use("/api/*", async (c, next) => {
     if (!keyMatches(c.req.header("authorization"), deps.apiKey)) {
-      return send(c, errorAnswer(401, "unauthorized", "missing or invalid API key (Authorization: Bearer <key>)"));
+      return send(
+        c,
+        errorAnswer(401, "unauthorized", "missing or invalid API key (Authorization: Bearer <key>)"),
+      );
     }
     await next();
   });
 
   function faultAnswer(f: { status: number; code?: string; retryAfterSeconds?: number }): Answer {
     const status = f.status as ContentfulStatusCode;
-    const headers = f.retryAfterSeconds !== undefined ? { "retry-after": String(f.retryAfterSeconds) } : undefined;
-    return errorAnswer(status, f.code ?? defaultCodes[f.status] ?? "error", `injected fault: HTTP ${f.status}`, {
-      ...(headers && { headers }),
-    });
+    const headers =
+      f.retryAfterSeconds !== undefined ? { "retry-after": String(f.retryAfterSeconds) } : undefined;
+    return errorAnswer(
+      status,
+      f.code ?? defaultCodes[f.status] ?? "error",
+      `injected fault: HTTP ${f.status}`,
+      {
+        ...(headers && { headers }),
+      },
+    );
   }
 
   function createRoute<S extends z.ZodType>(
@@ -142,7 +151,11 @@ export function createApp(deps: AppDeps): Hono {
         if (seen.fingerprint !== fingerprint) {
           return send(
             c,
-            errorAnswer(409, "idempotency_key_reused", "this Idempotency-Key was used with a different request"),
+            errorAnswer(
+              409,
+              "idempotency_key_reused",
+              "this Idempotency-Key was used with a different request",
+            ),
           );
         }
         const replay = await seen.answer;

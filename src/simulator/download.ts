@@ -35,7 +35,10 @@ export async function download(
       parts.push(part);
     }
   } catch (e) {
-    return { ok: false, reason: `download of ${url} broke off: ${e instanceof Error ? e.message : String(e)}` };
+    return {
+      ok: false,
+      reason: `download of ${url} broke off: ${e instanceof Error ? e.message : String(e)}`,
+    };
   }
   return {
     ok: true,

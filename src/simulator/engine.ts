@@ -47,7 +47,14 @@ export interface PublicTask {
 
 type Work =
   | { kind: "image"; numImages: number; imageSize: ImageSize; longSide: number; unitPrice: number }
-  | { kind: "edit"; numImages: number; imageSize: ImageSize; longSide: number; unitPrice: number; urls: string[] }
+  | {
+      kind: "edit";
+      numImages: number;
+      imageSize: ImageSize;
+      longSide: number;
+      unitPrice: number;
+      urls: string[];
+    }
   | { kind: "video"; aspectRatio: VideoAspectRatio; audio: boolean }
   | { kind: "dub"; hasVideo: boolean; sourceError?: string };
 
@@ -103,7 +110,13 @@ export function createEngine(opts: EngineOptions) {
   function newTask(
     operation: Operation,
     id: string,
-    fields: { type: string; model: string; prompt: string; credits: number; metadata?: Record<string, string> },
+    fields: {
+      type: string;
+      model: string;
+      prompt: string;
+      credits: number;
+      metadata?: Record<string, string>;
+    },
     work: Work,
   ): TaskRecord {
     const view: PublicTask = {
@@ -124,7 +137,9 @@ export function createEngine(opts: EngineOptions) {
     };
     const record: TaskRecord = { view, operation, work, fault: opts.faults.takeTaskFault(operation) };
     tasks.set(id, record);
-    const run = runTask(record).catch((e) => opts.logger?.error({ err: e, taskId: id }, "simulated task crashed"));
+    const run = runTask(record).catch((e) =>
+      opts.logger?.error({ err: e, taskId: id }, "simulated task crashed"),
+    );
     running.add(run);
     void run.finally(() => running.delete(run));
     return record;
@@ -137,12 +152,20 @@ export function createEngine(opts: EngineOptions) {
     message: `the operator balance cannot cover ${needed} credits`,
   });
 
-  function registerImage(req: ImageGenerationInput | ImageEditInput, operation: "image" | "edit"): Registration {
+  function registerImage(
+    req: ImageGenerationInput | ImageEditInput,
+    operation: "image" | "edit",
+  ): Registration {
     const r = resolveImageRequest(req);
     const unitPrice = imageUnitPrice(r.model, r.resolution);
     const credits = unitPrice * r.numImages;
     if (!opts.account.reserve(credits)) return noCredits(credits);
-    const common = { numImages: r.numImages, imageSize: r.imageSize, longSide: longSideOf[r.resolution], unitPrice };
+    const common = {
+      numImages: r.numImages,
+      imageSize: r.imageSize,
+      longSide: longSideOf[r.resolution],
+      unitPrice,
+    };
     const work: Work =
       operation === "edit" && "image_urls" in req
         ? { kind: "edit", ...common, urls: req.image_urls }
@@ -180,7 +203,8 @@ export function createEngine(opts: EngineOptions) {
     let sourceError: string | undefined;
     if (got.ok) {
       const probe = await probeMedia(got.bytes, got.contentType);
-      if (!probe.ok) return { ok: false, status: 400, code: "invalid_request", message: `source_url: ${probe.reason}` };
+      if (!probe.ok)
+        return { ok: false, status: 400, code: "invalid_request", message: `source_url: ${probe.reason}` };
       if (probe.durationSeconds > limits.dubbingMaxSeconds) {
         return {
           ok: false,
@@ -237,7 +261,9 @@ export function createEngine(opts: EngineOptions) {
         const { width, height } = pictureSize(w.imageSize, w.longSide);
         for (let i = 0; i < count; i++) {
           const seed = `${v.id}/${i}/${v.prompt}`;
-          v.images.push(fileUrl(opts.files.add("png", "image/png", () => seededPicture(width, height, seed))));
+          v.images.push(
+            fileUrl(opts.files.add("png", "image/png", () => seededPicture(width, height, seed))),
+          );
         }
         return { charge: w.unitPrice * count };
       }
@@ -290,7 +316,12 @@ export function createEngine(opts: EngineOptions) {
 
     if (fault?.fail) {
       const f = fault.fail === true ? {} : fault.fail;
-      return fail(record, f.code ?? "processing_failed", f.message ?? "the model could not process the task", f.status);
+      return fail(
+        record,
+        f.code ?? "processing_failed",
+        f.message ?? "the model could not process the task",
+        f.status,
+      );
     }
     const { charge } = produceOutputs(record);
     opts.account.settle(view.credits_reserved, charge);

@@ -20,7 +20,9 @@ const sim = await startSimulator({
   host: env.HOST ?? "127.0.0.1",
   ...(env.SIMULATOR_PUBLIC_URL && { publicUrl: env.SIMULATOR_PUBLIC_URL }),
   ...(latency !== undefined &&
-    Number.isFinite(latency) && { latencyMs: { image: latency, edit: latency, video: latency, dub: latency } }),
+    Number.isFinite(latency) && {
+      latencyMs: { image: latency, edit: latency, video: latency, dub: latency },
+    }),
   ...(env.SIMULATOR_WEBHOOK_URL && {
     webhook: { url: env.SIMULATOR_WEBHOOK_URL, signingSecret: env.SIMULATOR_WEBHOOK_SECRET || undefined },
   }),

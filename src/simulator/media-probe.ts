@@ -28,7 +28,10 @@ export async function probeMedia(bytes: Buffer, contentType?: string): Promise<P
       skipCovers: true,
     });
   } catch (e) {
-    return { ok: false, reason: `not a readable audio or video file (${e instanceof Error ? e.message : e})` };
+    return {
+      ok: false,
+      reason: `not a readable audio or video file (${e instanceof Error ? e.message : e})`,
+    };
   }
   const hasVideo = meta.format.hasVideo === true;
   const format = formatOf(meta.format.container, hasVideo);
@@ -49,7 +52,11 @@ export async function probeMedia(bytes: Buffer, contentType?: string): Promise<P
 export function sniffImage(bytes: Buffer): "png" | "jpeg" | "webp" | "gif" | undefined {
   if (bytes.length >= 8 && bytes.readUInt32BE(0) === 0x89504e47) return "png";
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "jpeg";
-  if (bytes.length >= 12 && bytes.toString("ascii", 0, 4) === "RIFF" && bytes.toString("ascii", 8, 12) === "WEBP")
+  if (
+    bytes.length >= 12 &&
+    bytes.toString("ascii", 0, 4) === "RIFF" &&
+    bytes.toString("ascii", 8, 12) === "WEBP"
+  )
     return "webp";
   if (bytes.length >= 6 && bytes.toString("ascii", 0, 3) === "GIF") return "gif";
   return undefined;

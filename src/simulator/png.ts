@@ -66,9 +66,7 @@ export function seededPicture(width: number, height: number, seed: string): Buff
   const rows: number[][] = [];
   for (let y = 0; y < height; y++) {
     const t = height > 1 ? y / (height - 1) : 0;
-    rows.push(
-      y >= bandTop && y < bandBottom ? band : from.map((f, i) => Math.round(f + (to[i]! - f) * t)),
-    );
+    rows.push(y >= bandTop && y < bandBottom ? band : from.map((f, i) => Math.round(f + (to[i]! - f) * t)));
   }
   return encodePng(width, height, (_x, y) => rows[y]!);
 }
@@ -76,6 +74,7 @@ export function seededPicture(width: number, height: number, seed: string): Buff
 /** Width and height of a PNG, read from its IHDR. */
 export function pngSize(bytes: Uint8Array): { width: number; height: number } | undefined {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (b.length < 24 || b.readUInt32BE(0) !== 0x89504e47 || b.toString("ascii", 12, 16) !== "IHDR") return undefined;
+  if (b.length < 24 || b.readUInt32BE(0) !== 0x89504e47 || b.toString("ascii", 12, 16) !== "IHDR")
+    return undefined;
   return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
 }

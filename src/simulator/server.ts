@@ -5,7 +5,7 @@ import { type Clock, systemClock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { limits, type Operation } from "../media/catalog";
 import { createApp, type RecordedRequest } from "./app";
-import { type OperatorBalance, OperatorAccount } from "./credits";
+import { OperatorAccount, type OperatorBalance } from "./credits";
 import { createEngine, type PublicTask } from "./engine";
 import { type FaultControls, FaultState } from "./faults";
 import { createFileStore } from "./files";
@@ -52,7 +52,12 @@ export interface Simulator {
   setWebhook(target: WebhookTarget | undefined): void;
 }
 
-export const defaultLatencyMs: Record<Operation, number> = { image: 3000, edit: 4000, video: 20_000, dub: 15_000 };
+export const defaultLatencyMs: Record<Operation, number> = {
+  image: 3000,
+  edit: 4000,
+  video: 20_000,
+  dub: 15_000,
+};
 
 export async function startSimulator(opts: SimulatorOptions): Promise<Simulator> {
   const clock = opts.clock ?? systemClock;
@@ -95,7 +100,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     s.once("error", reject);
   });
   const { port } = server.address() as AddressInfo;
-  const reachableHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  const reachableHost =
+    host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
   const url = `http://${reachableHost}:${port}`;
   if (!baseUrl) baseUrl = url;
 

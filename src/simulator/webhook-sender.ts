@@ -31,7 +31,13 @@ export interface WebhookSenderOptions {
 }
 
 export function createWebhookSender(opts: WebhookSenderOptions) {
-  async function attemptOnce(target: WebhookTarget, taskId: string, webhookId: string, body: string, attempt: number) {
+  async function attemptOnce(
+    target: WebhookTarget,
+    taskId: string,
+    webhookId: string,
+    body: string,
+    attempt: number,
+  ) {
     const timestamp = Math.floor(opts.clock.now() / 1000);
     const headers: Record<string, string> = {
       "content-type": "application/json",

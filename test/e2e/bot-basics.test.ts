@@ -304,3 +304,23 @@ describe("bot basics over a webhook", () => {
     expect(plain(hello.text)).toContain("۲۰");
   });
 });
+
+describe("stopping long polling", () => {
+  test("stop() waits for the update in progress to finish", async () => {
+    const world = await createWorld("drain");
+    const tg = await startTelegramStandIn({ rules: { flood: false } });
+    try {
+      const polling = await startPolling(world.botFor(tg));
+      const user = tg.user({ language: "en" });
+      await user.send("/slow");
+      // fetched and confirmed: the bot holds it now
+      await tg.idle();
+      await polling.stop();
+      expect(user.messages().map((m) => m.text)).toEqual(["slow done"]);
+      expect(polling.isRunning()).toBe(false);
+    } finally {
+      await tg.close();
+      await world.close();
+    }
+  });
+});

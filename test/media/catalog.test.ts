@@ -54,7 +54,11 @@ describe("catalog against the document", () => {
 
   it("video defaults: 5 s, 720p, 9:16; video-e-3.1's own 8 s and 16:9; every default allowed", () => {
     expect(defaultVideoModel).toBe("video-a-v3-turbo");
-    expect(resolveVideoRequest({ prompt: "p" })).toMatchObject({ duration: 5, resolution: "720p", aspectRatio: "9:16" });
+    expect(resolveVideoRequest({ prompt: "p" })).toMatchObject({
+      duration: 5,
+      resolution: "720p",
+      aspectRatio: "9:16",
+    });
     expect(resolveVideoRequest({ prompt: "p", model: "video-e-3.1" })).toMatchObject({
       duration: 8,
       aspectRatio: "16:9",
@@ -85,9 +89,12 @@ describe("catalog against the document", () => {
     expect(limits.numImages).toEqual({ min: 1, max: 4 });
     expect(limits.dubbingMaxSeconds).toBe(300);
     expect(limits.videoProcessingLimitMs).toBe(900_000);
-    expect([pollIntervalMs("image"), pollIntervalMs("edit"), pollIntervalMs("video"), pollIntervalMs("dub")]).toEqual([
-      3000, 3000, 3000, 5000,
-    ]);
+    expect([
+      pollIntervalMs("image"),
+      pollIntervalMs("edit"),
+      pollIntervalMs("video"),
+      pollIntervalMs("dub"),
+    ]).toEqual([3000, 3000, 3000, 5000]);
   });
 
   it("dubbing is billed per started minute, at least one", () => {
@@ -116,7 +123,13 @@ describe("request schemas", () => {
             allowedDurations(model as keyof typeof videoModels).includes(duration) &&
             (info.resolutions as readonly string[]).includes(resolution) &&
             (info.aspectRatios as readonly string[]).includes(aspect_ratio);
-          const parsed = videoGenerationRequest.safeParse({ prompt: "p", model, duration, resolution, aspect_ratio });
+          const parsed = videoGenerationRequest.safeParse({
+            prompt: "p",
+            model,
+            duration,
+            resolution,
+            aspect_ratio,
+          });
           expect(parsed.success).toBe(expected);
         },
       ),
@@ -124,14 +137,32 @@ describe("request schemas", () => {
   });
 
   it("metadata counts characters, not UTF-16 units", () => {
-    expect(imageGenerationRequest.safeParse({ prompt: "p", metadata: { a: "😀".repeat(500) } }).success).toBe(true);
-    expect(imageGenerationRequest.safeParse({ prompt: "p", metadata: { a: "😀".repeat(501) } }).success).toBe(false);
+    expect(imageGenerationRequest.safeParse({ prompt: "p", metadata: { a: "😀".repeat(500) } }).success).toBe(
+      true,
+    );
+    expect(imageGenerationRequest.safeParse({ prompt: "p", metadata: { a: "😀".repeat(501) } }).success).toBe(
+      false,
+    );
   });
 
   it("source_language auto is allowed with any target; equal languages are not", () => {
-    expect(dubbingRequest.safeParse({ source_url: "https://a/b.mp3", target_language: "fa", source_language: "auto" }).success).toBe(true);
-    expect(dubbingRequest.safeParse({ source_url: "https://a/b.mp3", target_language: "fa", source_language: "fa" }).success).toBe(false);
-    expect(dubbingRequest.safeParse({ source_url: "ftp://a/b.mp3", target_language: "fa" }).success).toBe(false);
+    expect(
+      dubbingRequest.safeParse({
+        source_url: "https://a/b.mp3",
+        target_language: "fa",
+        source_language: "auto",
+      }).success,
+    ).toBe(true);
+    expect(
+      dubbingRequest.safeParse({
+        source_url: "https://a/b.mp3",
+        target_language: "fa",
+        source_language: "fa",
+      }).success,
+    ).toBe(false);
+    expect(dubbingRequest.safeParse({ source_url: "ftp://a/b.mp3", target_language: "fa" }).success).toBe(
+      false,
+    );
   });
 
   it("resolveImageRequest applies defaults and ignores resolution where there are no qualities", () => {
@@ -141,6 +172,8 @@ describe("request schemas", () => {
       resolution: "1K",
       numImages: 1,
     });
-    expect(resolveImageRequest({ prompt: "p", model: "gamma-5-pro", resolution: "4K" }).resolution).toBe("4K");
+    expect(resolveImageRequest({ prompt: "p", model: "gamma-5-pro", resolution: "4K" }).resolution).toBe(
+      "4K",
+    );
   });
 });

@@ -72,7 +72,12 @@ describe("what is never retried", () => {
       const long = host.put("/long.wav", wav(301), "audio/wav");
       await expect(
         client().createDubbing({ source_url: long, target_language: "fa" }, { idempotencyKey: "d" }),
-      ).rejects.toMatchObject({ kind: "invalid_request", status: 400, code: "invalid_request", retryable: false });
+      ).rejects.toMatchObject({
+        kind: "invalid_request",
+        status: 400,
+        code: "invalid_request",
+        retryable: false,
+      });
       expect(creates()).toHaveLength(1);
       expect(host.hits).toEqual(["/long.wav"]);
       expect(waits).toEqual([]);
@@ -215,6 +220,8 @@ describe("what the client sends", () => {
   });
 
   it("refuses to create without an idempotency key", async () => {
-    await expect(client().createImage({ prompt: "p" }, { idempotencyKey: "" })).rejects.toThrow(/idempotencyKey/);
+    await expect(client().createImage({ prompt: "p" }, { idempotencyKey: "" })).rejects.toThrow(
+      /idempotencyKey/,
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scaledClock } from "../../src/lib/clock";
-import { imageModels, videoModels, type VideoModel } from "../../src/media/catalog";
+import { imageModels, type VideoModel, videoModels } from "../../src/media/catalog";
 import { MediaServiceError } from "../../src/media/errors";
 import { classifyTask } from "../../src/media/task-status";
 import { parseWebhook } from "../../src/media/webhook";
@@ -41,7 +41,11 @@ const k = () => ({ idempotencyKey: `conformance-${++key}` });
 beforeAll(async () => {
   hooks = await startWebhookReceiver();
   files = await startFileHost();
-  sim = await startSimulator({ apiKey: "sim-key", clock, webhook: { url: hooks.url, signingSecret: SECRET } });
+  sim = await startSimulator({
+    apiKey: "sim-key",
+    clock,
+    webhook: { url: hooks.url, signingSecret: SECRET },
+  });
   client = clientFor(sim);
   png = files.put("/ref.png", seededPicture(64, 36, "reference"), "image/png");
 });
@@ -89,7 +93,9 @@ describe("authentication (5)", () => {
   it("sends the key as a Bearer token on every request", async () => {
     const reg = await client.createImage({ prompt: "bearer" }, k());
     await client.getTask(reg.id);
-    const mine = sim.requests.filter((r) => r.body.includes('"bearer"') || r.path.endsWith(encodeURIComponent(reg.id)));
+    const mine = sim.requests.filter(
+      (r) => r.body.includes('"bearer"') || r.path.endsWith(encodeURIComponent(reg.id)),
+    );
     expect(mine.length).toBe(2);
     for (const r of mine) expect(r.headers.authorization).toBe("Bearer sim-key");
   });
@@ -123,7 +129,10 @@ describe("image generation (4.3)", () => {
   });
 
   it("ignores resolution on models with one quality", async () => {
-    const reg = await client.createImage({ prompt: "square", model: "nano-lite", image_size: "1:1", resolution: "4K" }, k());
+    const reg = await client.createImage(
+      { prompt: "square", model: "nano-lite", image_size: "1:1", resolution: "4K" },
+      k(),
+    );
     const { task } = await settle(client, reg.id);
     expect(pngSize(await download(task.images[0]!))).toEqual({ width: 1024, height: 1024 });
   });
@@ -160,7 +169,11 @@ describe("every 400 invalid_request of the document, from the service and refuse
     ["a metadata value that is not a string", "image", { prompt: "p", metadata: { a: { nested: true } } }],
     ["edit without image_urls", "edit", { prompt: "p" }],
     ["edit with no image", "edit", { prompt: "p", image_urls: [] }],
-    ["edit with 4 images", "edit", { prompt: "p", image_urls: ["a", "b", "c", "d"].map((n) => `https://x.test/${n}.png`) }],
+    [
+      "edit with 4 images",
+      "edit",
+      { prompt: "p", image_urls: ["a", "b", "c", "d"].map((n) => `https://x.test/${n}.png`) },
+    ],
     ["edit with something that is not a URL", "edit", { prompt: "p", image_urls: ["not a url"] }],
     ["edit with num_images 5", "edit", { prompt: "p", image_urls: ["https://x.test/a.png"], num_images: 5 }],
     ["unknown video model", "video", { prompt: "p", model: "video-z" }],
@@ -175,9 +188,21 @@ describe("every 400 invalid_request of the document, from the service and refuse
     ["dubbing without source_url", "dub", { target_language: "fa" }],
     ["dubbing without target_language", "dub", { source_url: "https://x.test/a.mp3" }],
     ["dubbing to an unlisted language", "dub", { source_url: "https://x.test/a.mp3", target_language: "xx" }],
-    ["dubbing from an unlisted language", "dub", { source_url: "https://x.test/a.mp3", target_language: "fa", source_language: "xx" }],
-    ["dubbing with source equal to target", "dub", { source_url: "https://x.test/a.mp3", target_language: "en", source_language: "en" }],
-    ["dubbing metadata value too long", "dub", { source_url: "https://x.test/a.mp3", target_language: "en", metadata: { a: "y".repeat(501) } }],
+    [
+      "dubbing from an unlisted language",
+      "dub",
+      { source_url: "https://x.test/a.mp3", target_language: "fa", source_language: "xx" },
+    ],
+    [
+      "dubbing with source equal to target",
+      "dub",
+      { source_url: "https://x.test/a.mp3", target_language: "en", source_language: "en" },
+    ],
+    [
+      "dubbing metadata value too long",
+      "dub",
+      { source_url: "https://x.test/a.mp3", target_language: "en", metadata: { a: "y".repeat(501) } },
+    ],
   ];
 
   it.each(cases)("%s", async (_name, op, body) => {
@@ -198,7 +223,12 @@ describe("every 400 invalid_request of the document, from the service and refuse
   it("the limits themselves are allowed: 16 keys, 500-character values, 3 images, 4 outputs", async () => {
     const sixteen = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`k${i}`, "é".repeat(500)]));
     const reg = await client.editImage(
-      { prompt: "keep the sky, change the sea", image_urls: [png, png, png], num_images: 4, metadata: sixteen },
+      {
+        prompt: "keep the sky, change the sea",
+        image_urls: [png, png, png],
+        num_images: 4,
+        metadata: sixteen,
+      },
       k(),
     );
     const { task } = await settle(client, reg.id);
@@ -208,14 +238,45 @@ describe("every 400 invalid_request of the document, from the service and refuse
 });
 
 /** Section 4.4, written out from the document. */
-const documentVideoTable: Record<VideoModel, { durations: number[]; resolutions: string[]; aspects: string[] }> = {
-  "video-a-v3-turbo": { durations: range(3, 15), resolutions: ["720p", "1080p"], aspects: ["16:9", "9:16", "1:1"] },
-  "video-b-2": { durations: range(4, 15), resolutions: ["480p", "720p", "1080p", "4k"], aspects: ["16:9", "9:16", "1:1"] },
-  "video-c-3": { durations: range(2, 30), resolutions: ["480p", "720p", "1080p"], aspects: ["16:9", "9:16", "1:1"] },
-  "video-c-3-prime": { durations: range(2, 30), resolutions: ["480p", "720p", "1080p"], aspects: ["16:9", "9:16", "1:1"] },
-  "video-b-2-5": { durations: range(4, 30), resolutions: ["480p", "720p", "1080p"], aspects: ["16:9", "9:16", "1:1"] },
-  "video-b-2-mini": { durations: range(4, 15), resolutions: ["480p", "720p"], aspects: ["16:9", "9:16", "1:1"] },
-  "video-d-imagine": { durations: range(6, 15), resolutions: ["480p", "720p"], aspects: ["16:9", "9:16", "1:1", "auto"] },
+const documentVideoTable: Record<
+  VideoModel,
+  { durations: number[]; resolutions: string[]; aspects: string[] }
+> = {
+  "video-a-v3-turbo": {
+    durations: range(3, 15),
+    resolutions: ["720p", "1080p"],
+    aspects: ["16:9", "9:16", "1:1"],
+  },
+  "video-b-2": {
+    durations: range(4, 15),
+    resolutions: ["480p", "720p", "1080p", "4k"],
+    aspects: ["16:9", "9:16", "1:1"],
+  },
+  "video-c-3": {
+    durations: range(2, 30),
+    resolutions: ["480p", "720p", "1080p"],
+    aspects: ["16:9", "9:16", "1:1"],
+  },
+  "video-c-3-prime": {
+    durations: range(2, 30),
+    resolutions: ["480p", "720p", "1080p"],
+    aspects: ["16:9", "9:16", "1:1"],
+  },
+  "video-b-2-5": {
+    durations: range(4, 30),
+    resolutions: ["480p", "720p", "1080p"],
+    aspects: ["16:9", "9:16", "1:1"],
+  },
+  "video-b-2-mini": {
+    durations: range(4, 15),
+    resolutions: ["480p", "720p"],
+    aspects: ["16:9", "9:16", "1:1"],
+  },
+  "video-d-imagine": {
+    durations: range(6, 15),
+    resolutions: ["480p", "720p"],
+    aspects: ["16:9", "9:16", "1:1", "auto"],
+  },
   "video-e-3.1": { durations: [4, 6, 8], resolutions: ["720p", "1080p", "4k"], aspects: ["16:9", "9:16"] },
 };
 function range(a: number, b: number): number[] {
@@ -242,11 +303,16 @@ describe("video generation (4.4): each model's limits", () => {
     for (const a of allAspects) if (await accepted({ aspect_ratio: a })) acceptedAspects.push(a);
     expect(acceptedAspects).toEqual(rule.aspects);
     // the outside values are refused by the client too, without a request
-    await expectClientRejects(() => client.createVideo({ prompt: "p", model: model as VideoModel, duration: 31 }, k()));
+    await expectClientRejects(() =>
+      client.createVideo({ prompt: "p", model: model as VideoModel, duration: 31 }, k()),
+    );
     const badResolution = allResolutions.find((r) => !rule.resolutions.includes(r));
     if (badResolution) {
       await expectClientRejects(() =>
-        client.createVideo({ prompt: "p", model: model as VideoModel, resolution: badResolution as "480p" }, k()),
+        client.createVideo(
+          { prompt: "p", model: model as VideoModel, resolution: badResolution as "480p" },
+          k(),
+        ),
       );
     }
   });
@@ -256,7 +322,10 @@ describe("video generation (4.4): each model's limits", () => {
       expect((await rawPost(sim, path.video, { prompt: "p", model })).status, model).toBe(200);
     }
     const e = await client.createVideo({ prompt: "p", model: "video-e-3.1" }, k());
-    const eight = await client.createVideo({ prompt: "p", model: "video-e-3.1", duration: 8, aspect_ratio: "16:9" }, k());
+    const eight = await client.createVideo(
+      { prompt: "p", model: "video-e-3.1", duration: 8, aspect_ratio: "16:9" },
+      k(),
+    );
     expect(e.credits_reserved).toBe(eight.credits_reserved);
   });
 
@@ -274,7 +343,14 @@ describe("video generation (4.4): each model's limits", () => {
 
   it("video-b family: credits_reserved is the resolution rate times the duration; generate_audio gives sound", async () => {
     const reg = await client.createVideo(
-      { prompt: "rain", model: "video-b-2", resolution: "1080p", duration: 10, generate_audio: true, web_search: true },
+      {
+        prompt: "rain",
+        model: "video-b-2",
+        resolution: "1080p",
+        duration: 10,
+        generate_audio: true,
+        web_search: true,
+      },
       k(),
     );
     expect(reg.credits_reserved).toBe(videoBResolutionRate["1080p"] * 10);
@@ -284,7 +360,10 @@ describe("video generation (4.4): each model's limits", () => {
   });
 
   it("sends 4K from the model table as the parameter value 4k", async () => {
-    const reg = await client.createVideo({ prompt: "p", model: "video-e-3.1", resolution: "4K", duration: 4 }, k());
+    const reg = await client.createVideo(
+      { prompt: "p", model: "video-e-3.1", resolution: "4K", duration: 4 },
+      k(),
+    );
     expect(reg.status).toBe("pending");
     const sent = sim.requests.findLast((r) => r.path === path.video);
     expect(JSON.parse(sent!.body).resolution).toBe("4k");
@@ -294,7 +373,10 @@ describe("video generation (4.4): each model's limits", () => {
 describe("image editing (4.2)", () => {
   it("downloads the references and completes; the response names the model", async () => {
     const before = files.hits.length;
-    const reg = await client.editImage({ prompt: "make it night", image_urls: [png], model: "nano-pro" }, k());
+    const reg = await client.editImage(
+      { prompt: "make it night", image_urls: [png], model: "nano-pro" },
+      k(),
+    );
     expect(reg).toMatchObject({ status: "pending", model: "nano-pro" });
     const { task, outcome } = await settle(client, reg.id);
     expect(outcome.outcome).toBe("succeeded");
@@ -350,7 +432,10 @@ describe("dubbing (4.1)", () => {
 
   it("looks a task with :: up by its URL-component-encoded id", async () => {
     const source = files.put("/short.wav", wav(1), "audio/wav");
-    const reg = await client.createDubbing({ source_url: source, target_language: "de", source_language: "en" }, k());
+    const reg = await client.createDubbing(
+      { source_url: source, target_language: "de", source_language: "en" },
+      k(),
+    );
     const task = await client.getTask(reg.id);
     expect(task.id).toBe(reg.id);
     const lookup = sim.requests.findLast((r) => r.method === "GET" && r.path.startsWith("/api/v1/tasks/"));
@@ -377,7 +462,9 @@ describe("dubbing (4.1)", () => {
 
   it("refuses an input longer than 5 minutes with invalid_request", async () => {
     const source = files.put("/long.wav", wav(301), "audio/wav");
-    await expect(client.createDubbing({ source_url: source, target_language: "en" }, k())).rejects.toMatchObject({
+    await expect(
+      client.createDubbing({ source_url: source, target_language: "en" }, k()),
+    ).rejects.toMatchObject({
       kind: "invalid_request",
       status: 400,
       code: "invalid_request",
@@ -386,7 +473,9 @@ describe("dubbing (4.1)", () => {
 
   it("refuses a file that is not one of the formats", async () => {
     const source = files.put("/picture.png", seededPicture(32, 32, "not audio"), "image/png");
-    await expect(client.createDubbing({ source_url: source, target_language: "en" }, k())).rejects.toMatchObject({
+    await expect(
+      client.createDubbing({ source_url: source, target_language: "en" }, k()),
+    ).rejects.toMatchObject({
       kind: "invalid_request",
       status: 400,
     });
@@ -395,7 +484,10 @@ describe("dubbing (4.1)", () => {
   it("an undownloadable source fails the task with no deduction", async () => {
     await quiet(sim);
     const before = sim.balance();
-    const reg = await client.createDubbing({ source_url: `${files.url}/private/speech.wav`, target_language: "fa" }, k());
+    const reg = await client.createDubbing(
+      { source_url: `${files.url}/private/speech.wav`, target_language: "fa" },
+      k(),
+    );
     expect(reg.status).toBe("pending");
     const { task, outcome } = await settle(client, reg.id);
     expect(outcome.outcome).toBe("failed");
@@ -454,7 +546,13 @@ describe("metadata and the task.completed webhook (2.2, 6)", () => {
     expect(task.metadata).toEqual(metadata);
     const hook = await waitFor(() => hooks.received.find((h) => h.body.includes(reg.id)));
     const parsed = parseWebhook(hook.body, hook.headers, { signingSecret: SECRET, now: () => clock.now() });
-    expect(parsed).toMatchObject({ ok: true, event: "task.completed", taskId: reg.id, metadata, signature: "valid" });
+    expect(parsed).toMatchObject({
+      ok: true,
+      event: "task.completed",
+      taskId: reg.id,
+      metadata,
+      signature: "valid",
+    });
   });
 
   it("rejects a tampered body, a wrong secret and a missing signature when a secret is configured", async () => {
@@ -468,7 +566,11 @@ describe("metadata and the task.completed webhook (2.2, 6)", () => {
     const { "webhook-signature": _, ...unsigned } = hook.headers;
     expect(parseWebhook(hook.body, unsigned, { signingSecret: SECRET, now }).ok).toBe(false);
     // and it is only an extra check: without a configured secret the body is read as is
-    expect(parseWebhook(hook.body, unsigned, {})).toMatchObject({ ok: true, taskId: reg.id, signature: "not_configured" });
+    expect(parseWebhook(hook.body, unsigned, {})).toMatchObject({
+      ok: true,
+      taskId: reg.id,
+      signature: "not_configured",
+    });
   });
 
   it("is sent for completion only, not for a failed task", async () => {

@@ -37,7 +37,11 @@ describe("errors are classified by status and code", () => {
   });
 
   it("keeps the service's code and message", () => {
-    const e = errorFromResponse(400, { error: { code: "invalid_request", message: "duration 40 > 15" } }, undefined);
+    const e = errorFromResponse(
+      400,
+      { error: { code: "invalid_request", message: "duration 40 > 15" } },
+      undefined,
+    );
     expect(e.code).toBe("invalid_request");
     expect(e.message).toContain("duration 40 > 15");
   });

@@ -151,8 +151,7 @@ describe("webhook faults and delivery", () => {
     const reg = await client.createImage({ prompt: "p" }, k());
     const { task } = await settle(client, reg.id);
     expect(hooksFor(reg.id)).toEqual([]);
-    await waitFor(() => (hooksFor(reg.id).length > 0 ? true : undefined));
-    const delivered = sim.webhookDeliveries.find((d) => d.taskId === reg.id)!;
+    const delivered = await waitFor(() => sim.webhookDeliveries.find((d) => d.taskId === reg.id));
     // timers may fire a little early: what matters is that it is late, not that it is exact
     expect(delivered.at - Date.parse(task.completed_at!)).toBeGreaterThanOrEqual(50_000);
   });
@@ -160,7 +159,10 @@ describe("webhook faults and delivery", () => {
   it("sends the body as {event, data: task}", async () => {
     const reg = await client.createImage({ prompt: "p", metadata: { gid: "shape" } }, k());
     const hook = await waitFor(() => hooksFor(reg.id)[0]);
-    const body = JSON.parse(hook.body) as { event: string; data: { id: string; status: string; metadata: object } };
+    const body = JSON.parse(hook.body) as {
+      event: string;
+      data: { id: string; status: string; metadata: object };
+    };
     expect(body.event).toBe("task.completed");
     expect(body.data).toMatchObject({ id: reg.id, status: "completed", metadata: { gid: "shape" } });
     expect(hook.headers["webhook-signature"]).toBeUndefined(); // no secret configured

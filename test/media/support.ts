@@ -1,15 +1,17 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseBuffer } from "music-metadata";
-import { type MediaClient, createMediaClient } from "../../src/media/client";
-import { classifyTask, type TaskOutcome } from "../../src/media/task-status";
+import { createMediaClient, type MediaClient } from "../../src/media/client";
 import type { Task } from "../../src/media/schemas";
+import { classifyTask, type TaskOutcome } from "../../src/media/task-status";
 
 /** Test helpers: a file host, a webhook receiver, WAV files, waiting. */
 
 function listen(server: Server): Promise<string> {
   return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+    server.listen(0, "127.0.0.1", () =>
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    );
   });
 }
 
@@ -45,7 +47,9 @@ export async function startFileHost() {
       res.writeHead(404).end("not found");
       return;
     }
-    res.writeHead(200, { "content-type": file.contentType, "content-length": file.bytes.length }).end(file.bytes);
+    res
+      .writeHead(200, { "content-type": file.contentType, "content-length": file.bytes.length })
+      .end(file.bytes);
   });
   const url = await listen(server);
   return {
@@ -98,12 +102,16 @@ export function wav(seconds: number, sampleRate = 8000): Buffer {
   header.write("data", 36, "ascii");
   header.writeUInt32LE(samples, 40);
   const data = Buffer.alloc(samples);
-  for (let i = 0; i < samples; i++) data[i] = 128 + Math.round(60 * Math.sin((2 * Math.PI * 440 * i) / sampleRate));
+  for (let i = 0; i < samples; i++)
+    data[i] = 128 + Math.round(60 * Math.sin((2 * Math.PI * 440 * i) / sampleRate));
   return Buffer.concat([header, data]);
 }
 
 /** Polls `check` (real time) until it returns a value other than undefined. */
-export async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -133,12 +141,20 @@ export async function mediaInfo(bytes: Buffer) {
   return m.format;
 }
 
-export function clientFor(sim: { url: string; apiKey: string }, extra: Partial<Parameters<typeof createMediaClient>[0]> = {}) {
+export function clientFor(
+  sim: { url: string; apiKey: string },
+  extra: Partial<Parameters<typeof createMediaClient>[0]> = {},
+) {
   return createMediaClient({ baseUrl: sim.url, apiKey: sim.apiKey, retryBaseMs: 1, ...extra });
 }
 
 /** A raw POST, bypassing the client's own validation, to see the service's answer. */
-export async function rawPost(sim: { url: string; apiKey: string }, path: string, body: unknown, key = sim.apiKey) {
+export async function rawPost(
+  sim: { url: string; apiKey: string },
+  path: string,
+  body: unknown,
+  key = sim.apiKey,
+) {
   const res = await fetch(`${sim.url}${path}`, {
     method: "POST",
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -151,7 +167,10 @@ export async function rawPost(sim: { url: string; apiKey: string }, path: string
   } catch {
     json = text;
   }
-  return { status: res.status, json: json as { error?: { code?: string; message?: string } } & Record<string, unknown> };
+  return {
+    status: res.status,
+    json: json as { error?: { code?: string; message?: string } } & Record<string, unknown>,
+  };
 }
 
 /** Waits until no task of the simulator is still running, so balances can be compared. */

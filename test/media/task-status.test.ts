@@ -20,15 +20,25 @@ describe("classifyTask", () => {
     expect(classifyTask({ ...base, status: "completed", error: null })).toMatchObject({ outcome: "failed" });
   });
 
-  it.each(["failed", "FAILED", "error", "cancelled", "canceled", "expired", "timed_out", "timeout", "rejected", "processing_failed"])(
-    "status %s is failed",
-    (status) => {
-      expect(classifyTask({ ...base, status }).outcome).toBe("failed");
-    },
-  );
+  it.each([
+    "failed",
+    "FAILED",
+    "error",
+    "cancelled",
+    "canceled",
+    "expired",
+    "timed_out",
+    "timeout",
+    "rejected",
+    "processing_failed",
+  ])("status %s is failed", (status) => {
+    expect(classifyTask({ ...base, status }).outcome).toBe("failed");
+  });
 
   it("a non-null error is failed whatever the status, and its message is the reason", () => {
-    expect(classifyTask({ ...base, status: "pending", error: { code: "download_failed", message: "404" } })).toEqual({
+    expect(
+      classifyTask({ ...base, status: "pending", error: { code: "download_failed", message: "404" } }),
+    ).toEqual({
       outcome: "failed",
       reason: "download_failed: 404",
       error: { code: "download_failed", message: "404" },
@@ -39,18 +49,27 @@ describe("classifyTask", () => {
     });
   });
 
-  it.each(["pending", "processing", "queued", "in_progress", "rendering", ""])("status %j is still running", (status) => {
-    expect(classifyTask({ ...base, status, error: null })).toMatchObject({ outcome: "running" });
-  });
+  it.each(["pending", "processing", "queued", "in_progress", "rendering", ""])(
+    "status %j is still running",
+    (status) => {
+      expect(classifyTask({ ...base, status, error: null })).toMatchObject({ outcome: "running" });
+    },
+  );
 
   it("never throws on any status string, and only completed-like statuses succeed", () => {
     fc.assert(
       fc.property(fc.string(), (status) => {
         const outcome = classifyTask({ ...base, status, images: ["a"], error: null });
         if (outcome.outcome === "succeeded") {
-          expect(["completed", "complete", "succeeded", "success", "successful", "done", "finished"]).toContain(
-            status.trim().toLowerCase(),
-          );
+          expect([
+            "completed",
+            "complete",
+            "succeeded",
+            "success",
+            "successful",
+            "done",
+            "finished",
+          ]).toContain(status.trim().toLowerCase());
         }
       }),
     );
@@ -60,7 +79,14 @@ describe("classifyTask", () => {
 describe("the task schema is tolerant", () => {
   it("keeps unknown fields and unknown statuses, fills missing output lists", () => {
     const t = taskSchema.parse({ id: "a::b", status: "warming_up", progress: 0.4, error: null });
-    expect(t).toMatchObject({ id: "a::b", status: "warming_up", progress: 0.4, images: [], videos: [], audios: [] });
+    expect(t).toMatchObject({
+      id: "a::b",
+      status: "warming_up",
+      progress: 0.4,
+      images: [],
+      videos: [],
+      audios: [],
+    });
   });
 
   it("does not crash on odd values: numeric id, null lists, output objects, a string credits field", () => {

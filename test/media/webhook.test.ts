@@ -1,7 +1,7 @@
+import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parseWebhook } from "../../src/media/webhook";
 import { signWebhook, webhookHeaders } from "../../src/media/webhook-signature";
-import { createHmac } from "node:crypto";
 
 const task = { id: "dub::1::fa", status: "completed", type: "video", metadata: { gid: "g", chat: "1" } };
 
@@ -9,14 +9,23 @@ describe("parseWebhook finds the task id and metadata in any common shape", () =
   it.each([
     ["{event, data: task}", { event: "task.completed", data: task }, "task.completed"],
     ["{type, task: {...}}", { type: "task.completed", task }, "task.completed"],
-    ["{event, id: event id, data: task}", { event: "task.completed", id: "evt_9", data: task }, "task.completed"],
+    [
+      "{event, id: event id, data: task}",
+      { event: "task.completed", id: "evt_9", data: task },
+      "task.completed",
+    ],
     ["{type, data: {object: task}}", { type: "task.completed", data: { object: task } }, "task.completed"],
     ["the task itself", task, undefined],
     ["{task_id, metadata}", { task_id: task.id, metadata: task.metadata }, undefined],
     ["{taskId, status}", { taskId: task.id, status: "completed", metadata: task.metadata }, undefined],
   ])("%s", (_name, body, event) => {
     const parsed = parseWebhook(JSON.stringify(body), {});
-    expect(parsed).toMatchObject({ ok: true, taskId: task.id, metadata: task.metadata, signature: "not_configured" });
+    expect(parsed).toMatchObject({
+      ok: true,
+      taskId: task.id,
+      metadata: task.metadata,
+      signature: "not_configured",
+    });
     expect(parsed.ok ? parsed.event : "not ok").toBe(event);
   });
 
@@ -72,7 +81,11 @@ describe("signatures (Standard Webhooks style)", () => {
     ["a stale timestamp", (h: Record<string, string>) => ({ h, b: body, late: 10 * 60_000 })],
     ["no signature", (h: Record<string, string>) => ({ h: { "webhook-id": h["webhook-id"]! }, b: body })],
   ])("rejected: %s", (_name, change) => {
-    const { h, b, late = 0 } = change(webhookHeaders(secret, "msg_1", ts, body)) as {
+    const {
+      h,
+      b,
+      late = 0,
+    } = change(webhookHeaders(secret, "msg_1", ts, body)) as {
       h: Record<string, string>;
       b: string;
       late?: number;
@@ -86,8 +99,8 @@ describe("signatures (Standard Webhooks style)", () => {
       ok: true,
       signature: "valid",
     });
-    expect(parseWebhook(body, { "x-signature": hex.replace(/^./, "0") }, { signingSecret: "plain-secret" }).ok).toBe(
-      hex.startsWith("0"),
-    );
+    expect(
+      parseWebhook(body, { "x-signature": hex.replace(/^./, "0") }, { signingSecret: "plain-secret" }).ok,
+    ).toBe(hex.startsWith("0"));
   });
 });

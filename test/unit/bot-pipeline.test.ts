@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
+import { inArray } from "drizzle-orm";
 import { Composer } from "grammy";
 import type { Update, UserFromGetMe } from "grammy/types";
 import { Redis } from "ioredis";
@@ -12,6 +13,7 @@ import { sessionPrefix } from "../../src/bot/middleware/session";
 import { createKvStorage } from "../../src/bot/storage";
 import { loadConfig } from "../../src/config";
 import { createLedger } from "../../src/credits/ledger";
+import { processedUpdates } from "../../src/db/schema";
 import { createLogger } from "../../src/lib/logger";
 import { createUsers } from "../../src/users/users";
 import { createTestDatabase, type TestDatabase } from "../support/db";
@@ -85,12 +87,12 @@ async function startFakeApi() {
 
 let api: Awaited<ReturnType<typeof startFakeApi>>;
 
-function makeBot(options: { limit?: number } = {}) {
+function makeBot(options: { limit?: number; deps?: BotDeps } = {}) {
   const boom = new Composer<BotContext>();
   boom.command("boom", () => {
     throw new Error("db password=hunter2 exploded");
   });
-  const bot = createBot("123456:test-token-not-real-aaaaaaaaaaaa", deps, {
+  const bot = createBot("123456:test-token-not-real-aaaaaaaaaaaa", options.deps ?? deps, {
     apiRoot: api.apiRoot,
     botInfo,
     features: [boom],
@@ -245,5 +247,41 @@ describe("the bot's middleware chain", () => {
       `${user.id}:${user.id}`,
     );
     expect(stored?.createdAt).toEqual(expect.any(Number));
+  });
+
+  test("update ids older than a day are cleaned up", async () => {
+    await database.db.insert(processedUpdates).values([
+      { updateId: 900_000_001, createdAt: new Date(Date.now() - 2 * 24 * 3600 * 1000) },
+      { updateId: 900_000_002, createdAt: new Date(Date.now() - 3600 * 1000) },
+    ]);
+    const { bot } = makeBot();
+    await bot.handleUpdate(textUpdate({ id: nextUserId++ }, "/help"));
+    const remaining = async () =>
+      (
+        await database.db
+          .select({ id: processedUpdates.updateId })
+          .from(processedUpdates)
+          .where(inArray(processedUpdates.updateId, [900_000_001, 900_000_002]))
+      ).map((r) => r.id);
+    const deadline = Date.now() + 5000;
+    while ((await remaining()).length > 1 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(await remaining()).toEqual([900_000_002]);
+  });
+
+  test("with Redis unreachable the rate limit lets updates pass", async () => {
+    const deadRedis = new Redis({
+      port: 1,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+    });
+    deadRedis.on("error", () => {});
+    const { bot, texts } = makeBot({ limit: 1, deps: { ...deps, redis: deadRedis } });
+    const user = { id: nextUserId++ };
+    await bot.handleUpdate(textUpdate(user, "/help"));
+    await bot.handleUpdate(textUpdate(user, "/help"));
+    expect(texts()).toHaveLength(2);
+    deadRedis.disconnect();
   });
 });

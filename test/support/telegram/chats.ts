@@ -52,7 +52,8 @@ export class ChatStore {
       ...(user ? { user } : {}),
     };
     this.chats.set(chat.id, state);
-    if ("username" in chat && chat.username) this.byUsername.set(chat.username.toLowerCase(), chat.id);
+    if (chat.type !== "private" && "username" in chat && chat.username)
+      this.byUsername.set(chat.username.toLowerCase(), chat.id);
     return state;
   }
 

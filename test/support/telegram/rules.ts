@@ -2,9 +2,14 @@
  * Telegram's rules as configurable assumptions. Defaults follow
  * /work/shared/reference/telegram-facts.md; where Telegram publishes no number
  * (flood control, callback query age, webhook retries) the default is our guess.
+ *
+ * Times: flood windows and retry_after follow the stand-in's clock (the bot
+ * paces itself by that clock); the limits on how fast the bot answers (query
+ * age, pre-checkout, webhook timeout and retries) are real milliseconds,
+ * because the bot's latency is real even under a scaled clock.
  */
 export interface FloodRules {
-  /** token bucket per chat: `perSecond` refill, `burst` capacity; false switches it off */
+  /** token bucket per chat: `perSecond` refill, `burst` capacity; false switches it off (clock time) */
   perChat: { perSecond: number; burst: number } | false;
   /** messages (and edits) per minute in one group or supergroup */
   perGroupPerMinute: number | false;
@@ -15,9 +20,9 @@ export interface FloodRules {
 export interface WebhookRules {
   /** real Telegram accepts only https on ports 443, 80, 88, 8443; tests serve plain http */
   requireHttps: boolean;
-  /** how long the stand-in waits for the bot's answer before it counts as a failure (clock ms) */
+  /** how long the stand-in waits for the bot's answer before it counts as a failure (real ms) */
   timeoutMs: number;
-  /** pause before redelivering after a failure (clock ms), doubled per failure up to maxRetryDelayMs */
+  /** pause before redelivering after a failure (real ms), doubled per failure up to maxRetryDelayMs */
   retryDelayMs: number;
   maxRetryDelayMs: number;
 }
@@ -33,9 +38,9 @@ export interface TelegramRules {
   maxUrlBytes: number;
   mediaGroupMin: number;
   mediaGroupMax: number;
-  /** answerCallbackQuery / answerInlineQuery later than this → "query is too old" (clock ms) */
+  /** answerCallbackQuery / answerInlineQuery later than this → "query is too old" (real ms) */
   queryMaxAgeMs: number;
-  /** answerPreCheckoutQuery later than this fails the payment (clock ms) */
+  /** answerPreCheckoutQuery later than this fails the payment (real ms) */
   preCheckoutTimeoutMs: number;
   maxInlineResults: number;
   maxCommands: number;

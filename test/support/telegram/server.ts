@@ -82,8 +82,12 @@ export async function callMethod(
     envelope = error.toEnvelope();
     logRejection(world, entry?.name ?? methodName, params, error);
   }
-  if (entry)
-    world.calls.push({ method: entry.name, params: summarizeParams(params), at, response: envelope });
+  world.calls.push({
+    method: entry?.name ?? methodName,
+    params: summarizeParams(params),
+    at,
+    response: envelope,
+  });
   return { status, envelope };
 }
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Update } from "grammy/types";
 import type { Clock } from "../../../src/lib/clock";
 import { badRequest, conflict } from "./errors";
@@ -39,6 +40,9 @@ export interface WebhookDelivery {
 const updateType = (u: NewUpdate) => Object.keys(u).find((k) => k !== "update_id") ?? "";
 
 /**
+ * Long-poll waits and webhook timeouts are transport matters and run in real
+ * time, whatever clock the stand-in was given.
+ *
  * The queue of updates not yet confirmed, handed out by getUpdates (confirmed
  * by a later offset) or POSTed one at a time, in order, to the webhook
  * (confirmed by a 2xx answer; anything else is retried).
@@ -52,6 +56,7 @@ export class UpdateQueue {
   private lastError: { date: number; message: string } | undefined;
   private delivering = false;
   private closed = false;
+  private readonly stopped = new AbortController();
   private readonly idleWaiters: Array<() => void> = [];
   readonly deliveries: WebhookDelivery[] = [];
 
@@ -135,7 +140,7 @@ export class UpdateQueue {
           if (this.poller === poller) this.poller = undefined;
           resolve();
         };
-        const timer = setTimeout(done, this.clock.toReal(timeoutMs));
+        const timer = setTimeout(done, timeoutMs);
         const poller: Poller = {
           resolve: done,
           reject: (err) => {
@@ -246,7 +251,9 @@ export class UpdateQueue {
       failures += 1;
       this.lastError = { date: this.clock.now(), message: outcome.message };
       const { retryDelayMs, maxRetryDelayMs } = this.rules().webhook;
-      await this.clock.sleep(Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (failures - 1)));
+      await sleep(Math.min(maxRetryDelayMs, retryDelayMs * 2 ** (failures - 1)), undefined, {
+        signal: this.stopped.signal,
+      }).catch(() => {});
     }
   }
 
@@ -264,7 +271,7 @@ export class UpdateQueue {
         method: "POST",
         headers,
         body: JSON.stringify(update),
-        signal: AbortSignal.timeout(this.clock.toReal(this.rules().webhook.timeoutMs)),
+        signal: AbortSignal.any([AbortSignal.timeout(this.rules().webhook.timeoutMs), this.stopped.signal]),
       });
       const body = await response.text();
       if (response.status < 200 || response.status > 299) {
@@ -289,6 +296,7 @@ export class UpdateQueue {
 
   close(): void {
     this.closed = true;
+    this.stopped.abort();
     this.poller?.resolve();
   }
 }

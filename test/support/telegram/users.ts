@@ -379,7 +379,7 @@ export class TestUser {
         chatId: chat.chat.id,
         messageId: stored.message.message_id,
         data: button.callback_data,
-        at: this.world.clock.now(),
+        at: Date.now(),
       });
       this.world.chats.log(
         chat,
@@ -418,7 +418,7 @@ export class TestUser {
   /** Types an inline query (@bot query) and returns its id. */
   inlineQuery(query: string, options: { offset?: string } = {}): string {
     const id = this.world.newQueryId();
-    this.world.inlineQueries.set(id, { id, userId: this.id, query, at: this.world.clock.now() });
+    this.world.inlineQueries.set(id, { id, userId: this.id, query, at: Date.now() });
     this.world.updates.push({
       inline_query: { id, from: this.info, query, offset: options.offset ?? "", chat_type: "sender" },
     });
@@ -447,11 +447,11 @@ export class TestUser {
       const timer = setTimeout(() => {
         this.world.preCheckouts.delete(id);
         resolve(undefined);
-      }, this.world.clock.toReal(this.world.rules.preCheckoutTimeoutMs));
+      }, this.world.rules.preCheckoutTimeoutMs);
       this.world.preCheckouts.set(id, {
         id,
         userId: this.id,
-        at: this.world.clock.now(),
+        at: Date.now(),
         settle: (a) => {
           clearTimeout(timer);
           resolve(a);

@@ -30,6 +30,7 @@ export interface CallbackQueryState {
   chatId?: number;
   messageId?: number;
   data?: string;
+  /** real time (Date.now()) of the press: the bot's latency is real, whatever the clock */
   at: number;
   answer?: CallbackAnswer;
 }

@@ -1,0 +1,159 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import pino from "pino";
+import { type Runtime, type RuntimeTiming, startRuntime } from "../../src/app";
+import { type Config, loadConfig } from "../../src/config";
+import { type Clock, scaledClock } from "../../src/lib/clock";
+import { createMediaClient } from "../../src/media/client";
+import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/simulator/server";
+import { createTestDatabase, type TestDatabase } from "./db";
+import { startTelegramStandIn, type TelegramRulesInput, type TelegramStandIn } from "./telegram";
+
+export const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const address = s.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface HarnessOptions {
+  /** how much faster than real time the clock runs (default 100) */
+  clockFactor?: number;
+  simulator?: Partial<SimulatorOptions>;
+  telegramRules?: TelegramRulesInput;
+  timing?: Partial<RuntimeTiming>;
+  env?: Record<string, string>;
+  /** start no runtime: the test starts its own (e.g. in a child process) */
+  noRuntime?: boolean;
+}
+
+/**
+ * Everything an end-to-end test needs, for real: a fresh Postgres database, a
+ * Redis key prefix of its own, the media service simulator, the Telegram
+ * stand-in, and the bot's runtime (web + workers) in this process, on a fast clock.
+ */
+export async function startHarness(options: HarnessOptions = {}) {
+  const clock: Clock = scaledClock(options.clockFactor ?? 100);
+  const db: TestDatabase = await createTestDatabase();
+  const tg: TelegramStandIn = await startTelegramStandIn({
+    clock,
+    rules: options.telegramRules ?? { flood: false },
+  });
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const webhookSecret = `e2e-webhook-${randomBytes(8).toString("hex")}`;
+  const sim: Simulator = await startSimulator({
+    apiKey: "e2e-media-key",
+    clock,
+    webhook: { url: `${publicUrl}/webhooks/media/${webhookSecret}` },
+    latencyMs: { image: 5_000, edit: 6_000, video: 30_000, dub: 20_000 },
+    ...options.simulator,
+  });
+  const prefix = `msb-e2e-${randomBytes(6).toString("hex")}`;
+  const dataDir = await mkdtemp(join(tmpdir(), "msb-e2e-"));
+  const env: Record<string, string> = {
+    BOT_TOKEN: tg.token,
+    TELEGRAM_API_ROOT: tg.apiRoot,
+    MEDIA_API_URL: sim.url,
+    MEDIA_API_KEY: "e2e-media-key",
+    DATABASE_URL: db.url,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: prefix,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_URL: publicUrl,
+    SIGNING_SECRET: "e2e-signing-secret-0123456789abcdef0123",
+    MEDIA_WEBHOOK_SECRET: webhookSecret,
+    DATA_DIR: dataDir,
+    WELCOME_CREDITS: "100",
+    ADMIN_IDS: "1",
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "silent",
+    ...options.env,
+  };
+  const config: Config = loadConfig(env);
+  const timing: Partial<RuntimeTiming> = {
+    reconcileEveryMs: 30_000,
+    adoptionGraceMs: 60_000,
+    operatorPauseMs: 60_000,
+    pollingTimeoutSeconds: 1,
+    ...options.timing,
+  };
+  const logger = pino({ level: env.LOG_LEVEL ?? "silent" });
+  const start = () =>
+    startRuntime(config, {
+      clock,
+      logger,
+      skipMigrations: true,
+      timing,
+      media: createMediaClient({ baseUrl: sim.url, apiKey: "e2e-media-key", retryBaseMs: 20, retryMaxMs: 200 }),
+    });
+  let runtime: Runtime | undefined = options.noRuntime ? undefined : await start();
+
+  return {
+    clock,
+    db,
+    tg,
+    sim,
+    env,
+    config,
+    get runtime(): Runtime {
+      if (!runtime) throw new Error("no runtime running");
+      return runtime;
+    },
+    async stopRuntime() {
+      await runtime?.stop();
+      runtime = undefined;
+    },
+    async startRuntime() {
+      if (runtime) throw new Error("a runtime is already running");
+      runtime = await start();
+      return runtime;
+    },
+    async stop() {
+      await runtime?.stop().catch(() => undefined);
+      await sim.close();
+      await tg.close();
+      await db.drop();
+      await rm(dataDir, { recursive: true, force: true });
+      const redis = new Redis(redisUrl);
+      let cursor = "0";
+      do {
+        const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
+        cursor = next;
+        if (keys.length > 0) await redis.del(...keys);
+      } while (cursor !== "0");
+      await redis.quit();
+    },
+  };
+}
+export type Harness = Awaited<ReturnType<typeof startHarness>>;
+
+/** Polls `probe` until it returns something other than undefined (for state Postgres reaches a moment after Telegram). */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`condition not reached within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The user's latest generation once it reaches `state`. */
+export function generationIn(h: Harness, userId: number, state: string, timeoutMs?: number) {
+  return eventually(async () => {
+    const [g] = await h.runtime.generations.recent(userId, 1);
+    return g?.state === state ? g : undefined;
+  }, timeoutMs);
+}
