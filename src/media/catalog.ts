@@ -85,6 +85,11 @@ export type VideoAspectRatio = (typeof videoAspectRatios)[number];
 
 export type DurationRule = { min: number; max: number } | readonly number[];
 
+/** A fixed set of durations (video-e-3.1) rather than a range. */
+export function isDurationList(rule: DurationRule): rule is readonly number[] {
+  return Array.isArray(rule);
+}
+
 export interface VideoModelInfo {
   durations: DurationRule;
   resolutions: readonly VideoResolution[];
@@ -110,7 +115,7 @@ function videoModel(
   overrides: Partial<VideoModelInfo> = {},
 ): VideoModelInfo {
   const isB = family === "video-b";
-  const min = Array.isArray(durations) ? Math.min(...durations) : (durations as { min: number }).min;
+  const min = isDurationList(durations) ? Math.min(...durations) : durations.min;
   return {
     durations,
     resolutions,
@@ -176,8 +181,8 @@ export function videoModelInfo(model: VideoModel): VideoModelInfo {
 /** Every duration a model accepts, for keyboards. */
 export function allowedDurations(model: VideoModel): number[] {
   const rule: DurationRule = videoModels[model].durations;
-  if (Array.isArray(rule)) return [...rule];
-  const { min, max } = rule as { min: number; max: number };
+  if (isDurationList(rule)) return [...rule];
+  const { min, max } = rule;
   return Array.from({ length: max - min + 1 }, (_, i) => min + i);
 }
 

@@ -181,7 +181,7 @@ export function createMediaClient(opts: MediaClientOptions): MediaClient {
     req: unknown,
     o: CreateOptions,
   ): Promise<T> {
-    if (!o?.idempotencyKey) throw new TypeError("createX needs an idempotencyKey");
+    if (!o?.idempotencyKey) throw new TypeError(`POST ${path} needs an idempotencyKey`);
     const body = validated(schema, req);
     return send({ method: "POST", path, body, idempotencyKey: o.idempotencyKey, signal: o.signal, response });
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  type DurationRule,
   defaultImageModel,
   defaultImageSize,
   defaultVideoModel,
@@ -12,6 +13,7 @@ import {
   imageModels,
   imageResolutions,
   imageSizes,
+  isDurationList,
   isVideoModel,
   limits,
   type VideoAspectRatio,
@@ -137,10 +139,8 @@ export function validateVideoRequest(r: VideoRuleInput): RuleIssue[] {
   const info = videoModels[model];
   const issues: RuleIssue[] = [];
   if (r.duration !== undefined && !durationAllowed(model, r.duration)) {
-    const rule = info.durations;
-    const allowed = Array.isArray(rule)
-      ? `only ${rule.join(", ")}`
-      : `${(rule as { min: number }).min} to ${(rule as { max: number }).max}`;
+    const rule: DurationRule = info.durations;
+    const allowed = isDurationList(rule) ? `only ${rule.join(", ")}` : `${rule.min} to ${rule.max}`;
     issues.push({ path: "duration", message: `${model} accepts a duration of ${allowed} seconds` });
   }
   if (r.resolution !== undefined && !(info.resolutions as readonly string[]).includes(r.resolution)) {

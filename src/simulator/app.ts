@@ -30,8 +30,12 @@ export interface AppDeps {
   faults: FaultState;
   files: FileStore;
   requests: RecordedRequest[];
+  /** oldest recorded requests are dropped beyond this */
+  maxRecordedRequests: number;
   now: () => number;
 }
+
+const maxIdempotencyKeys = 10_000;
 
 type Answer = { status: ContentfulStatusCode; body: unknown; headers?: Record<string, string> };
 
@@ -81,6 +85,9 @@ export function createApp(deps: AppDeps): Hono {
       body,
       at: deps.now(),
     });
+    if (deps.requests.length > deps.maxRecordedRequests) {
+      deps.requests.splice(0, deps.requests.length - deps.maxRecordedRequests);
+    }
     await next();
   });
 
@@ -167,7 +174,11 @@ export function createApp(deps: AppDeps): Hono {
         if (!r.ok) return errorAnswer(r.status as ContentfulStatusCode, r.code, r.message);
         return { status: 200, body: shape(r, input) };
       })();
-      if (key) idempotent.set(key, { fingerprint, answer });
+      if (key) {
+        idempotent.set(key, { fingerprint, answer });
+        // keys are kept for the most recent creates only, so a long sandbox session stays small
+        if (idempotent.size > maxIdempotencyKeys) idempotent.delete(idempotent.keys().next().value!);
+      }
       const result = await answer;
       // errors are not remembered: the same request may be tried again
       if (key && result.status !== 200) idempotent.delete(key);

@@ -1,15 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 
-/** Output files the simulator serves itself under /files/<name>, made on first request. */
+/** Output files the simulator serves itself under /files/<name>, made on request. */
 
-export interface StoredFile {
-  contentType: string;
-  bytes: () => Buffer;
-}
-
-export function createFileStore() {
-  const files = new Map<string, { contentType: string; make: () => Buffer; cached?: Buffer }>();
+/** Made files are kept in memory for the most recent `cacheSize` only; they are made again, identically, when asked. */
+export function createFileStore(cacheSize = 64) {
+  const files = new Map<string, { contentType: string; make: () => Buffer }>();
+  const cache = new Map<string, Buffer>();
   return {
     add(ext: string, contentType: string, make: () => Buffer): string {
       const name = `${randomBytes(12).toString("hex")}.${ext}`;
@@ -19,8 +16,15 @@ export function createFileStore() {
     get(name: string): { contentType: string; bytes: Buffer } | undefined {
       const f = files.get(name);
       if (!f) return undefined;
-      f.cached ??= f.make();
-      return { contentType: f.contentType, bytes: f.cached };
+      let bytes = cache.get(name);
+      if (bytes) cache.delete(name);
+      else bytes = f.make();
+      cache.set(name, bytes);
+      for (const oldest of cache.keys()) {
+        if (cache.size <= cacheSize) break;
+        cache.delete(oldest);
+      }
+      return { contentType: f.contentType, bytes };
     },
   };
 }

@@ -28,19 +28,13 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
-/** `pixel(x, y)` returns [r, g, b]. */
-export function encodePng(width: number, height: number, pixel: (x: number, y: number) => number[]): Buffer {
+/** `row(y)` returns the RGB bytes of row y (width * 3 bytes). */
+export function encodePng(width: number, height: number, row: (y: number) => Uint8Array): Buffer {
   const stride = width * 3 + 1;
   const raw = Buffer.alloc(stride * height);
   for (let y = 0; y < height; y++) {
     raw[y * stride] = 0; // filter: none
-    for (let x = 0; x < width; x++) {
-      const [r = 0, g = 0, b = 0] = pixel(x, y);
-      const o = y * stride + 1 + x * 3;
-      raw[o] = r;
-      raw[o + 1] = g;
-      raw[o + 2] = b;
-    }
+    raw.set(row(y).subarray(0, width * 3), y * stride + 1);
   }
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
@@ -55,7 +49,7 @@ export function encodePng(width: number, height: number, pixel: (x: number, y: n
   ]);
 }
 
-/** A picture derived from a seed: a vertical gradient between two colours, crossed by a band. */
+/** A picture derived from a seed: a vertical gradient between two colours, crossed by a band and a stripe. */
 export function seededPicture(width: number, height: number, seed: string): Buffer {
   const h = createHash("sha256").update(seed).digest();
   const from = [h[0]!, h[1]!, h[2]!];
@@ -63,12 +57,21 @@ export function seededPicture(width: number, height: number, seed: string): Buff
   const band = [255 - h[6]!, 255 - h[7]!, 255 - h[8]!];
   const bandTop = Math.floor(height * 0.45);
   const bandBottom = Math.floor(height * 0.55);
-  const rows: number[][] = [];
-  for (let y = 0; y < height; y++) {
+  const stripeLeft = Math.floor(width * 0.45);
+  const stripeRight = Math.floor(width * 0.55);
+  const line = Buffer.alloc(width * 3);
+  return encodePng(width, height, (y) => {
     const t = height > 1 ? y / (height - 1) : 0;
-    rows.push(y >= bandTop && y < bandBottom ? band : from.map((f, i) => Math.round(f + (to[i]! - f) * t)));
-  }
-  return encodePng(width, height, (_x, y) => rows[y]!);
+    const colour =
+      y >= bandTop && y < bandBottom ? band : from.map((f, i) => Math.round(f + (to[i]! - f) * t));
+    for (let x = 0; x < width; x++) {
+      const c = x >= stripeLeft && x < stripeRight ? band : colour;
+      line[x * 3] = c[0]!;
+      line[x * 3 + 1] = c[1]!;
+      line[x * 3 + 2] = c[2]!;
+    }
+    return line;
+  });
 }
 
 /** Width and height of a PNG, read from its IHDR. */

@@ -33,6 +33,8 @@ export interface SimulatorOptions {
   publicUrl?: string;
   operatorCredits?: number;
   downloadTimeoutMs?: number;
+  /** how many requests `requests` keeps (oldest dropped first); default 10 000 */
+  maxRecordedRequests?: number;
   logger?: Pick<Logger, "info" | "warn" | "error">;
 }
 
@@ -92,7 +94,15 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     deliverWebhook: sender.deliver,
     logger: opts.logger,
   });
-  const app = createApp({ apiKey: opts.apiKey, engine, faults, files, requests, now: () => clock.now() });
+  const app = createApp({
+    apiKey: opts.apiKey,
+    engine,
+    faults,
+    files,
+    requests,
+    maxRecordedRequests: opts.maxRecordedRequests ?? 10_000,
+    now: () => clock.now(),
+  });
 
   const host = opts.host ?? "127.0.0.1";
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {

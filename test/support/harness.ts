@@ -96,7 +96,12 @@ export async function startHarness(options: HarnessOptions = {}) {
       logger,
       skipMigrations: true,
       timing,
-      media: createMediaClient({ baseUrl: sim.url, apiKey: "e2e-media-key", retryBaseMs: 20, retryMaxMs: 200 }),
+      media: createMediaClient({
+        baseUrl: sim.url,
+        apiKey: "e2e-media-key",
+        retryBaseMs: 20,
+        retryMaxMs: 200,
+      }),
     });
   let runtime: Runtime | undefined = options.noRuntime ? undefined : await start();
 
@@ -151,9 +156,16 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, timeout
 }
 
 /** The user's latest generation once it reaches `state`. */
-export function generationIn(h: Harness, userId: number, state: string, timeoutMs?: number) {
-  return eventually(async () => {
+export async function generationIn(h: Harness, userId: number, state: string, timeoutMs?: number) {
+  try {
+    return await eventually(async () => {
+      const [g] = await h.runtime.generations.recent(userId, 1);
+      return g?.state === state ? g : undefined;
+    }, timeoutMs);
+  } catch {
     const [g] = await h.runtime.generations.recent(userId, 1);
-    return g?.state === state ? g : undefined;
-  }, timeoutMs);
+    throw new Error(
+      `generation of user ${userId} never reached ${state}: ${JSON.stringify(g ?? null)}\n${h.tg.transcript(userId)}`,
+    );
+  }
 }

@@ -1,10 +1,12 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import fc from "fast-check";
 import { Bot, GrammyError, InlineKeyboard, InputFile, InputMediaBuilder, webhookCallback } from "grammy";
 import type { InputMediaPhoto, Message } from "grammy/types";
 import { Hono } from "hono";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { startTelegramStandIn, type TelegramStandIn } from "../support/telegram";
+import { parseFormatted } from "../support/telegram/formatting";
 import { solidPng } from "../support/telegram/images";
 
 let tg: TelegramStandIn;
@@ -152,6 +154,33 @@ describe("updates", () => {
   });
 });
 
+describe("webhook answers", () => {
+  test("a method call in the webhook's answer is executed", async () => {
+    const app = new Hono();
+    app.post("/hook", async (c) => {
+      const update = (await c.req.json()) as { message?: { chat: { id: number }; text?: string } };
+      return c.json({
+        method: "sendMessage",
+        chat_id: update.message?.chat.id,
+        text: `got ${update.message?.text}`,
+      });
+    });
+    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+      const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+    });
+    try {
+      const port = (server.address() as AddressInfo).port;
+      await newBot().api.setWebhook(`http://127.0.0.1:${port}/hook`);
+      const user = tg.user();
+      await user.send("hi");
+      expect((await user.waitFor((m) => m.text === "got hi")).text).toBe("got hi");
+    } finally {
+      await tg.call("deleteWebhook", {});
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
 describe("files", () => {
   test("a photo the bot uploads can be fetched back by file_id", async () => {
     const api = newBot().api;
@@ -173,7 +202,7 @@ describe("files", () => {
     expect(tg.fileBytes(largest.file_id).equals(png)).toBe(true);
 
     const call = tg.callsOf("sendPhoto")[0]!;
-    expect(call.params.photo).toMatchObject({ name: "out.png", size: png.length });
+    expect(call.params).toMatchObject({ chat_id: user.chatId, photo: { name: "out.png", size: png.length } });
 
     const again = await api.sendPhoto(user.chatId, largest.file_id);
     expect(again.photo.at(-1)!.file_id).toBe(largest.file_id);
@@ -181,6 +210,20 @@ describe("files", () => {
       (await rejection(api.sendPhoto(user.chatId, new InputFile(Buffer.from("not an image"))))).description,
     ).toBe("Bad Request: IMAGE_PROCESS_FAILED");
     expect(user.messages().map((m) => m.caption ?? null)).toEqual(["done", null]);
+
+    tg.setRules({ maxUploadBytes: 100_000, maxPhotoUploadBytes: 500 });
+    try {
+      const tooBig = await rejection(
+        api.sendDocument(user.chatId, new InputFile(Buffer.alloc(100_001), "big.bin")),
+      );
+      expect(tooBig.error_code).toBe(413);
+      const bigPhoto = await rejection(
+        api.sendPhoto(user.chatId, new InputFile(solidPng(400, 400, [1, 2, 3]))),
+      );
+      expect(bigPhoto.error_code).toBe(400);
+    } finally {
+      tg.setRules({ maxUploadBytes: 50 * 2 ** 20, maxPhotoUploadBytes: 10 * 2 ** 20 });
+    }
   });
 
   test("a user's photo and document reach the bot; a big file cannot be downloaded", async () => {
@@ -511,5 +554,51 @@ describe("more media", () => {
       "Bad Request: query is too old and response timeout expired or query ID is invalid",
     );
     tg.setRules({ queryMaxAgeMs: 15_000 });
+  });
+});
+
+describe("parse_mode", () => {
+  test("HTML entities as Telegram reads them", () => {
+    const parsed = parseFormatted(
+      '<b>Bold <i>both</i></b> &amp; <a href="https://x.dev/?a=1&amp;b=2">link</a>\n<pre><code class="language-ts">x &lt; 1</code></pre><blockquote expandable>q</blockquote><tg-spoiler>s</tg-spoiler>',
+      "HTML",
+    );
+    expect(parsed.text).toBe("Bold both & link\nx < 1qs");
+    expect(parsed.entities).toEqual([
+      { type: "italic", offset: 5, length: 4 },
+      { type: "bold", offset: 0, length: 9 },
+      { type: "text_link", offset: 12, length: 4, url: "https://x.dev/?a=1&b=2" },
+      { type: "pre", offset: 17, length: 5, language: "ts" },
+      { type: "expandable_blockquote", offset: 22, length: 1 },
+      { type: "spoiler", offset: 23, length: 1 },
+    ]);
+    expect(() => parseFormatted("<br>", "HTML")).toThrow(/Unsupported start tag "br"/);
+    expect(() => parseFormatted("<b>open", "HTML")).toThrow(
+      /Can't find end tag corresponding to start tag "b"/,
+    );
+    expect(() => parseFormatted("a < b", "HTML")).toThrow(/can't parse entities/);
+  });
+
+  test("escaped user text survives HTML and MarkdownV2 unchanged", () => {
+    const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    const escapeMarkdownV2 = (s: string) => s.replace(/[_*[\]()~`>#+\-=|{}.!\\]/g, "\\$&");
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 200 }), (text) => {
+        expect(parseFormatted(escapeHtml(text), "HTML").text).toBe(text);
+        expect(parseFormatted(escapeMarkdownV2(text), "MarkdownV2").text).toBe(text);
+      }),
+    );
+    expect(parseFormatted("*bold* _it_ __u__ ~s~ ||sp|| [l](https://a.b/c\\)) `c`", "MarkdownV2")).toEqual({
+      text: "bold it u s sp l c",
+      entities: [
+        { type: "bold", offset: 0, length: 4 },
+        { type: "italic", offset: 5, length: 2 },
+        { type: "underline", offset: 8, length: 1 },
+        { type: "strikethrough", offset: 10, length: 1 },
+        { type: "spoiler", offset: 12, length: 2 },
+        { type: "text_link", offset: 15, length: 1, url: "https://a.b/c)" },
+        { type: "code", offset: 17, length: 1 },
+      ],
+    });
   });
 });

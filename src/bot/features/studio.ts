@@ -173,9 +173,7 @@ export function studioFeatures(deps: StudioDeps): Composer<BotContext>[] {
     });
   });
 
-  commands.command("edit", async (ctx) => {
-    const prompt = ctx.match.trim();
-    const ref = photoRef(ctx.msg) ?? photoRef(ctx.msg.reply_to_message);
+  async function offerEdit(ctx: BotContext, prompt: string, ref: InputRef | undefined) {
     if (!prompt || !ref) return void (await ctx.reply(ctx.t("quick-usage-edit")));
     if (ref.kind === "telegram" && (ref.size ?? 0) > telegramDownloadMaxBytes) {
       return void (await ctx.reply(ctx.t("input-too-big-telegram", { max: 20 })));
@@ -188,6 +186,17 @@ export function studioFeatures(deps: StudioDeps): Composer<BotContext>[] {
       numImages: 1,
       images: [ref],
     });
+  }
+
+  commands.command("edit", (ctx) =>
+    offerEdit(ctx, ctx.match.trim(), photoRef(ctx.msg) ?? photoRef(ctx.msg.reply_to_message)),
+  );
+
+  // grammY matches commands in message text only; a photo's caption "/edit …" is read here
+  commands.on(["message:photo", "message:document"], async (ctx, next) => {
+    const m = /^\/edit(?:@\w+)?(?:\s+([\s\S]*))?$/.exec(ctx.msg.caption ?? "");
+    if (!m) return next();
+    await offerEdit(ctx, (m[1] ?? "").trim(), photoRef(ctx.msg));
   });
 
   commands.command("dub", async (ctx) => {

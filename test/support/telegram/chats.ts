@@ -30,6 +30,24 @@ export interface ChatState {
   lastAction?: { action: string; at: number };
 }
 
+/** A bot message as a test sees it: its current state, with what it was before each edit. */
+export type BotMessage = Message & {
+  /** earlier states, oldest first; empty when never edited */
+  history: Message[];
+  deleted: boolean;
+  /** a reply keyboard (or its removal, or a force reply) sent with the message */
+  keyboard?: Record<string, unknown>;
+};
+
+export function botMessageView(stored: StoredMessage): BotMessage {
+  return {
+    ...stored.message,
+    history: [...stored.history],
+    deleted: stored.deleted,
+    ...(stored.sentMarkup ? { keyboard: stored.sentMarkup } : {}),
+  } as BotMessage;
+}
+
 export const isGroupChat = (chat: Chat) => chat.type === "group" || chat.type === "supergroup";
 
 export class ChatStore {

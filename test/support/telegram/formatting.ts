@@ -352,3 +352,17 @@ function parseLegacyMarkdown(input: string): Formatted {
   }
   return { text, entities };
 }
+
+/** Telegram strips leading and trailing whitespace from texts and captions; entities move with the text. */
+export function trimFormatted(formatted: Formatted): Formatted {
+  const lead = formatted.text.length - formatted.text.trimStart().length;
+  const text = formatted.text.trim();
+  const entities = formatted.entities
+    .map((e) => {
+      const start = Math.max(0, e.offset - lead);
+      const end = Math.min(text.length, e.offset - lead + e.length);
+      return { ...e, offset: start, length: end - start };
+    })
+    .filter((e) => e.length > 0);
+  return { text, entities };
+}

@@ -1,18 +1,16 @@
-export type { ChatState, StoredMessage } from "./chats";
+export type { BotMessage, ChatState, StoredMessage } from "./chats";
 export { ApiError, type Envelope, type ErrorEnvelope } from "./errors";
+export type { GroupOptions, TestGroup } from "./groups";
 export { defaultTelegramRules, type FloodRules, type TelegramRules, type TelegramRulesInput } from "./rules";
 export { supportedMethods } from "./server";
 export { type StandInOptions, startTelegramStandIn, type TelegramStandIn } from "./standin";
 export type { WebhookDelivery, WebhookInfo } from "./updates";
 export type {
-  BotMessage,
   ButtonMatcher,
   FileSpec,
-  GroupOptions,
   PaymentOutcome,
   PhotoSpec,
   SendOptions,
-  TestGroup,
   TestUser,
   UserOptions,
 } from "./users";

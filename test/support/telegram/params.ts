@@ -105,6 +105,68 @@ export function fileInput(value: string, files: Map<string, UploadedFile>): File
   return { kind: "id", fileId: value };
 }
 
+const integerFields = new Set([
+  "chat_id",
+  "from_chat_id",
+  "user_id",
+  "message_id",
+  "message_thread_id",
+  "reply_to_message_id",
+  "duration",
+  "width",
+  "height",
+  "offset",
+  "limit",
+  "timeout",
+  "cache_time",
+  "max_connections",
+]);
+
+const booleanFields = new Set([
+  "disable_notification",
+  "protect_content",
+  "allow_paid_broadcast",
+  "has_spoiler",
+  "show_caption_above_media",
+  "supports_streaming",
+  "disable_content_type_detection",
+  "allow_sending_without_reply",
+  "drop_pending_updates",
+  "show_alert",
+  "is_personal",
+  "ok",
+]);
+
+const jsonFields = new Set([
+  "reply_markup",
+  "reply_parameters",
+  "entities",
+  "caption_entities",
+  "media",
+  "link_preview_options",
+  "commands",
+  "scope",
+  "menu_button",
+  "prices",
+  "results",
+  "allowed_updates",
+  "message_ids",
+]);
+
+/** Outside JSON every value is a string; the log reads them as Telegram does, so tests compare alike. */
+function typedField(key: string, value: string): unknown {
+  if (integerFields.has(key) && /^-?\d+$/.test(value)) return Number(value);
+  if (booleanFields.has(key) && (value === "true" || value === "false")) return value === "true";
+  if (jsonFields.has(key)) {
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value;
+    }
+  }
+  return value;
+}
+
 /** The parameters as the call log records them: JSON fields parsed, files summarised. */
 export function summarizeParams(params: Params): Record<string, unknown> {
   const summary = (file: UploadedFile): FileSummary => ({
@@ -125,15 +187,7 @@ export function summarizeParams(params: Params): Record<string, unknown> {
   };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(params.raw)) {
-    let v = value;
-    if (typeof v === "string" && /^[[{]/.test(v)) {
-      try {
-        v = JSON.parse(v);
-      } catch {
-        // keep the string
-      }
-    }
-    out[key] = resolveAttach(v);
+    out[key] = resolveAttach(typeof value === "string" ? typedField(key, value) : value);
   }
   const referenced = new Set(
     Object.values(params.raw)

@@ -1,11 +1,13 @@
+import type { User } from "grammy/types";
 import { type Clock, systemClock } from "../../../src/lib/clock";
 import { ApiError, type Envelope } from "./errors";
+import { createGroup, type GroupOptions, type TestGroup } from "./groups";
 import { commandMenuFor } from "./methods/bot";
 import { Params } from "./params";
 import { resolveRules, type TelegramRules, type TelegramRulesInput } from "./rules";
 import { callMethod, createApp, listen } from "./server";
 import type { WebhookDelivery, WebhookInfo } from "./updates";
-import { createGroup, type GroupOptions, type TestGroup, TestUser, type UserOptions } from "./users";
+import { TestUser, type UserOptions } from "./users";
 import { type CallbackAnswer, type CallRecord, World } from "./world";
 
 export interface StandInOptions {
@@ -30,7 +32,7 @@ export interface TelegramStandIn {
   /** every POST of an update to the webhook, with its outcome */
   readonly deliveries: WebhookDelivery[];
   /** the bot's own User */
-  readonly botUser: TestUser["info"];
+  readonly botUser: User;
   user(options?: UserOptions): TestUser;
   group(options: GroupOptions): TestGroup;
   transcript(chatId: number): string;
@@ -59,21 +61,14 @@ export async function startTelegramStandIn(options: StandInOptions = {}): Promis
   const token = options.token ?? "7000000001:AAStandInTokenForTests_0123456789abcde";
   if (!/^\d+:[\w-]+$/.test(token)) throw new Error("a bot token looks like <bot id>:<secret>");
   const clock = options.clock ?? systemClock;
-  // the webhook reply runs through the same dispatch; the world exists by the time it is called
-  let world: World | undefined;
-  world = new World(
-    resolveRules(options.rules),
-    clock,
-    token,
-    {
-      firstName: options.bot?.firstName ?? "Media Studio (test)",
-      username: options.bot?.username ?? "media_studio_test_bot",
-    },
-    async (method, params) => {
-      if (world) await callMethod(world, method, new Params(params));
-    },
-  );
-  const w = world;
+  const names = {
+    firstName: options.bot?.firstName ?? "Media Studio (test)",
+    username: options.bot?.username ?? "media_studio_test_bot",
+  };
+  // a method call the bot returns in its webhook answer runs like any other call
+  const w: World = new World(resolveRules(options.rules), clock, token, names, async (method, params) => {
+    await callMethod(w, method, new Params(params));
+  });
   const server = await listen(createApp(w), options.port ?? 0);
 
   return {

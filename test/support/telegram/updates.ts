@@ -130,7 +130,7 @@ export class UpdateQueue {
       this.confirmUpTo(offset);
     }
     this.setAllowed(params.allowed_updates);
-    const limit = Math.min(100, Math.max(1, params.limit ?? 100));
+    const limit = params.limit === undefined || params.limit <= 0 ? 100 : Math.min(100, params.limit);
     const timeoutMs = Math.max(0, params.timeout ?? 0) * 1000;
     if (this.pending.length === 0 && timeoutMs > 0 && !this.closed) {
       await new Promise<void>((resolve, reject) => {

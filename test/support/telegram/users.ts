@@ -1,18 +1,10 @@
 import { createHash } from "node:crypto";
-import type { Chat, InlineKeyboardButton, Message, MessageEntity, User } from "grammy/types";
-import { type ChatState, describeMessage } from "./chats";
+import type { Chat, ChatMember, InlineKeyboardButton, Message, MessageEntity, User } from "grammy/types";
+import { type BotMessage, botMessageView, type ChatState, describeMessage } from "./chats";
+import type { TestGroup } from "./groups";
 import { solidPng } from "./images";
 import { commandMenuFor } from "./methods/bot";
 import type { CallbackAnswer, World } from "./world";
-
-/** A bot message as a test sees it: its current state, with what it was before each edit. */
-export type BotMessage = Message & {
-  /** earlier states, oldest first; empty when never edited */
-  history: Message[];
-  deleted: boolean;
-  /** a reply keyboard (or its removal, or a force reply) sent with the message */
-  keyboard?: Record<string, unknown>;
-};
 
 export interface PhotoSpec {
   bytes?: Buffer;
@@ -53,14 +45,8 @@ export interface UserOptions {
   lastName?: string;
   username?: string;
   premium?: boolean;
-}
-
-export interface GroupOptions {
-  title?: string;
-  forum?: boolean;
-  /** "supergroup" unless told; a forum is always a supergroup */
-  type?: "group" | "supergroup";
-  members: TestUser[];
+  /** the user started the bot before the test (an admin, say): the bot may write first */
+  started?: boolean;
 }
 
 export type PaymentOutcome =
@@ -83,62 +69,10 @@ function userEntities(text: string): MessageEntity[] {
   return entities;
 }
 
-function viewOf(stored: ChatState["messages"][number]): BotMessage {
-  return {
-    ...stored.message,
-    history: [...stored.history],
-    deleted: stored.deleted,
-    ...(stored.sentMarkup ? { keyboard: stored.sentMarkup } : {}),
-  } as BotMessage;
-}
-
 function buttonMatches(matcher: ButtonMatcher, button: InlineKeyboardButton, message: BotMessage): boolean {
   if (typeof matcher === "string") return button.text === matcher;
   if (matcher instanceof RegExp) return matcher.test(button.text);
   return matcher(button, message);
-}
-
-export class TestGroup {
-  readonly id: number;
-  constructor(
-    private readonly world: World,
-    readonly state: ChatState,
-  ) {
-    this.id = state.chat.id;
-  }
-
-  get chatId(): number {
-    return this.id;
-  }
-
-  get chat(): Chat {
-    return this.state.chat;
-  }
-
-  /** Opens a forum topic as `by` and returns its message_thread_id. */
-  createTopic(by: TestUser, name: string): number {
-    if (!(this.state.chat.type === "supergroup" && this.state.chat.is_forum)) throw new Error("not a forum");
-    const message = this.world.chats.add(
-      this.state,
-      { forum_topic_created: { name, icon_color: 7322096 } },
-      by.info,
-      false,
-    );
-    this.state.topics.add(message.message_id);
-    this.world.chats.log(this.state, `${by.info.first_name} opened topic ${message.message_id} "${name}"`);
-    this.world.updates.push({
-      message: { ...message, message_thread_id: message.message_id, is_topic_message: true },
-    });
-    return message.message_id;
-  }
-
-  messages(): BotMessage[] {
-    return this.state.messages.filter((m) => m.fromBot && !m.deleted).map(viewOf);
-  }
-
-  transcript(): string {
-    return this.world.chats.transcript(this.id);
-  }
 }
 
 /** A Telegram user played by a test. */
@@ -168,6 +102,7 @@ export class TestUser {
       ...(options.username ? { username: options.username } : {}),
     };
     this.chatState = world.chats.create(chat, [this.info], this.info);
+    this.chatState.started = options.started === true;
   }
 
   get id(): number {
@@ -365,7 +300,7 @@ export class TestUser {
       .filter((m) => m.fromBot && !m.deleted && (wanted === undefined || m.message.message_id === wanted))
       .reverse();
     for (const stored of candidates) {
-      const view = viewOf(stored);
+      const view = botMessageView(stored);
       const keyboard = stored.message.reply_markup?.inline_keyboard ?? [];
       const button = keyboard.flat().find((b) => buttonMatches(matcher, b, view));
       if (!button) continue;
@@ -520,8 +455,8 @@ export class TestUser {
       `${this.info.first_name} ${blocked ? "blocked" : "unblocked"} the bot`,
     );
     const date = Math.floor(this.world.clock.now() / 1000);
-    const member = { status: "member" as const, user: this.world.botUser };
-    const kicked = { status: "kicked" as const, user: this.world.botUser, until_date: 0 };
+    const member: ChatMember = { status: "member", user: this.world.botUser };
+    const kicked: ChatMember = { status: "kicked", user: this.world.botUser, until_date: 0 };
     this.world.updates.push({
       my_chat_member: {
         chat: this.chatState.chat,
@@ -530,7 +465,7 @@ export class TestUser {
         old_chat_member: blocked ? member : kicked,
         new_chat_member: blocked ? kicked : member,
       },
-    } as never);
+    });
   }
 
   // ---- reading
@@ -538,7 +473,9 @@ export class TestUser {
   /** Bot messages in this chat, in order, in their current state (deleted ones only when asked). */
   messages(options: { includeDeleted?: boolean; in?: TestGroup } = {}): BotMessage[] {
     const chat = options.in?.state ?? this.chatState;
-    return chat.messages.filter((m) => m.fromBot && (options.includeDeleted || !m.deleted)).map(viewOf);
+    return chat.messages
+      .filter((m) => m.fromBot && (options.includeDeleted || !m.deleted))
+      .map(botMessageView);
   }
 
   lastMessage(): BotMessage | undefined {
@@ -569,7 +506,7 @@ export class TestUser {
       () =>
         chat.messages
           .filter((m) => m.fromBot && !m.deleted && m.message.message_id > after)
-          .map(viewOf)
+          .map(botMessageView)
           .find((m) => predicate(m)),
       options.timeoutMs ?? waitTimeoutMs,
       "no bot message matched",
@@ -603,19 +540,4 @@ export class TestUser {
   transcript(): string {
     return this.world.chats.transcript(this.chatId);
   }
-}
-
-export function createGroup(world: World, options: GroupOptions): TestGroup {
-  const supergroup = options.forum === true || options.type !== "group";
-  const id = world.newGroupId(supergroup);
-  const title = options.title ?? `Group ${Math.abs(id) % 10_000}`;
-  const chat: Chat = supergroup
-    ? { id, type: "supergroup", title, ...(options.forum ? { is_forum: true as const } : {}) }
-    : { id, type: "group", title };
-  const state = world.chats.create(
-    chat,
-    options.members.map((m) => m.info),
-  );
-  state.started = true;
-  return new TestGroup(world, state);
 }

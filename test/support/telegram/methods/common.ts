@@ -1,7 +1,7 @@
 import type { Message, MessageEntity } from "grammy/types";
 import { type ChatState, describeKeyboard, describeMessage, isGroupChat } from "../chats";
 import { badRequest } from "../errors";
-import { parseFormatted } from "../formatting";
+import { parseFormatted, trimFormatted } from "../formatting";
 import type { Params } from "../params";
 import {
   entitiesSchema,
@@ -29,10 +29,10 @@ export function formattedText(w: World, p: Params): { text: string; entities?: M
   const raw = p.string("text");
   if (raw === undefined || raw === "") throw badRequest("message text is empty");
   const given = p.json("entities", entitiesSchema, "entities");
-  const formatted = given
-    ? { text: raw, entities: given as MessageEntity[] }
-    : parseFormatted(raw, p.string("parse_mode"));
-  if (formatted.text.trim() === "") throw badRequest("message text is empty");
+  const formatted = trimFormatted(
+    given ? { text: raw, entities: given as MessageEntity[] } : parseFormatted(raw, p.string("parse_mode")),
+  );
+  if (formatted.text === "") throw badRequest("message text is empty");
   if (formatted.text.length > w.rules.maxTextLength) throw badRequest("message is too long");
   return formatted.entities.length > 0 ? formatted : { text: formatted.text };
 }
@@ -44,11 +44,11 @@ export function formattedCaption(
   given?: unknown[],
 ): { caption?: string; caption_entities?: MessageEntity[] } {
   if (raw === undefined || raw === "") return {};
-  const formatted = given
-    ? { text: raw, entities: given as MessageEntity[] }
-    : parseFormatted(raw, parseMode);
+  const formatted = trimFormatted(
+    given ? { text: raw, entities: given as MessageEntity[] } : parseFormatted(raw, parseMode),
+  );
   if (formatted.text.length > w.rules.maxCaptionLength) throw badRequest("message caption is too long");
-  if (formatted.text.trim() === "") return {};
+  if (formatted.text === "") return {};
   return formatted.entities.length > 0
     ? { caption: formatted.text, caption_entities: formatted.entities }
     : { caption: formatted.text };

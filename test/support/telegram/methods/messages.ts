@@ -121,11 +121,8 @@ export const messageMethods: Record<string, MethodHandler> = {
   getChatMember(w, p) {
     const chat = w.chats.target(p.chatId());
     const userId = p.int("user_id");
-    if (userId === w.botUser.id) {
-      return chat.chat.type === "private"
-        ? { status: "member", user: w.botUser }
-        : { status: "administrator", user: w.botUser, can_be_edited: false, is_anonymous: false };
-    }
+    // the bot is a plain member: an administrator would see every group message, not privacy mode's share
+    if (userId === w.botUser.id) return { status: "member", user: w.botUser };
     const member = userId === undefined ? undefined : chat.members.get(userId);
     if (!member) throw badRequest("PARTICIPANT_ID_INVALID");
     return { status: "member", user: member };

@@ -1,0 +1,95 @@
+import type { Context } from "grammy";
+import type { GenerationParams } from "../../generations/params";
+import { askPrompt } from "./ask-prompt";
+import { collectPhotos } from "./collect-photos";
+import {
+  defaultImageOptions,
+  type ImageOptions,
+  imageOptionLines,
+  imageOptionsFrom,
+  imageQuote,
+  imageSettings,
+} from "./image-options";
+import type { PhotoInput } from "./inputs";
+import { type ConversationDeps, openConversation, priceLines, type SeedBase, shortened } from "./opening";
+import { type PanelSpec, runPanel } from "./panel";
+import type { Conv } from "./screen";
+import { submitRequest } from "./submit";
+
+export interface EditSeed extends SeedBase {
+  prompt?: string;
+  images?: PhotoInput[];
+  /** more photos of the same album are on their way: stay on the photo step */
+  album?: boolean;
+  params?: Extract<GenerationParams, { operation: "edit" }>;
+}
+
+interface EditRequest {
+  prompt: string;
+  images: PhotoInput[];
+  options: ImageOptions;
+}
+
+/**
+ * /edit: 1–3 pictures (photos, an album, files, links, a replied-to photo or
+ * a result's "edit" button), a description of the change, the options panel.
+ */
+export function editConversation(deps: ConversationDeps) {
+  return async function edit(conversation: Conv, ctx: Context, seed: EditSeed): Promise<void> {
+    const { screen, t, who, available } = await openConversation(conversation, ctx, seed);
+    const spec: PanelSpec<EditRequest> = {
+      summary: (s) =>
+        [
+          t("cv-title-edit"),
+          t("cv-line-photos", { value: s.images.length }),
+          t("cv-line-prompt", { value: shortened(s.prompt) }),
+          ...imageOptionLines(t, s.options),
+          priceLines(t, imageQuote(deps.prices, s.options), available),
+        ].join("\n"),
+      settings: imageSettings<EditRequest>(t, deps.prices),
+      toggles: [],
+      price: (s) => imageQuote(deps.prices, s.options),
+    };
+
+    let images = seed.images ?? seed.params?.images.map((ref) => ({ ref })) ?? [];
+    let prompt = seed.prompt ?? seed.params?.prompt;
+    let options = seed.params ? imageOptionsFrom(seed.params) : defaultImageOptions(images[0]);
+    let step: "photos" | "prompt" | "panel" =
+      images.length === 0 || seed.album ? "photos" : prompt === undefined ? "prompt" : "panel";
+    for (;;) {
+      if (step === "photos") {
+        const collected = await collectPhotos(screen, { images, ...(prompt ? { prompt } : {}) });
+        if (collected.kind !== "value") return screen.close(t("cv-cancelled"));
+        if (images.length === 0 && !seed.params) options = defaultImageOptions(collected.value.images[0]);
+        images = collected.value.images;
+        prompt = collected.value.prompt;
+        step = prompt === undefined ? "prompt" : "panel";
+      }
+      if (step === "prompt") {
+        const asked = await askPrompt(screen, t("cv-ask-prompt-edit"), { back: true });
+        if (asked.kind === "cancel") return screen.close(t("cv-cancelled"));
+        if (asked.kind === "back") {
+          step = "photos";
+          continue;
+        }
+        prompt = asked.value;
+      }
+      const outcome = await runPanel(screen, spec, { prompt: prompt!, images, options }, (s) =>
+        submitRequest(conversation, screen, deps, who, {
+          operation: "edit",
+          prompt: s.prompt,
+          images: s.images.map((i) => i.ref),
+          model: s.options.model,
+          imageSize: s.options.imageSize,
+          ...(s.options.resolution ? { resolution: s.options.resolution } : {}),
+          numImages: s.options.numImages,
+        }),
+      );
+      if (outcome.kind === "done") return;
+      if (outcome.kind === "cancel") return screen.close(t("cv-cancelled"));
+      options = outcome.state.options;
+      prompt = undefined;
+      step = "prompt";
+    }
+  };
+}

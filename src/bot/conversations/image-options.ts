@@ -1,0 +1,156 @@
+import {
+  defaultImageModel,
+  defaultImageSize,
+  type ImageModel,
+  type ImageResolution,
+  type ImageSize,
+  imageModelInfo,
+  imageModels,
+  imageSizes,
+  isImageModel,
+  limits,
+  nearestImageSize,
+} from "../../media/catalog";
+import type { Prices } from "../../pricing/prices";
+import { priced } from "./opening";
+import type { Setting } from "./panel";
+import type { Translate } from "./screen";
+
+/** The options of an image or an edit, always valid for the chosen model. */
+export interface ImageOptions {
+  model: ImageModel;
+  imageSize: ImageSize;
+  resolution: ImageResolution | undefined;
+  numImages: number;
+}
+
+const counts = Array.from({ length: limits.numImages.max - limits.numImages.min + 1 }, (_, i) => i + 1);
+
+/** Keeps what still applies to `model` and fills the rest with its defaults. */
+export function fitImageOptions(options: ImageOptions, model: ImageModel): ImageOptions {
+  const info = imageModelInfo[model];
+  const resolution =
+    info.qualities.length === 0
+      ? undefined
+      : options.resolution && info.qualities.includes(options.resolution)
+        ? options.resolution
+        : info.qualities[0];
+  return {
+    model,
+    imageSize: options.imageSize,
+    resolution,
+    numImages: info.multipleOutputs ? options.numImages : 1,
+  };
+}
+
+/** The defaults; an edit keeps the proportions of its first picture when they are known. */
+export function defaultImageOptions(picture?: { width?: number; height?: number }): ImageOptions {
+  const imageSize =
+    picture?.width && picture.height ? nearestImageSize(picture.width, picture.height) : defaultImageSize;
+  return fitImageOptions(
+    { model: defaultImageModel, imageSize, resolution: undefined, numImages: 1 },
+    defaultImageModel,
+  );
+}
+
+/** Options of stored params (a retry), checked against today's catalog. */
+export function imageOptionsFrom(p: {
+  model: string;
+  imageSize: string;
+  resolution?: string | undefined;
+  numImages: number;
+}): ImageOptions {
+  const model = isImageModel(p.model) ? p.model : defaultImageModel;
+  const imageSize = (imageSizes as readonly string[]).includes(p.imageSize)
+    ? (p.imageSize as ImageSize)
+    : defaultImageSize;
+  return fitImageOptions(
+    {
+      model,
+      imageSize,
+      resolution: p.resolution as ImageResolution | undefined,
+      numImages: Math.min(Math.max(p.numImages, 1), limits.numImages.max),
+    },
+    model,
+  );
+}
+
+export function imageQuote(prices: Prices, o: ImageOptions) {
+  return prices.image(o.model, o.resolution, o.numImages);
+}
+
+/** Model, aspect ratio, resolution (models with several) and count (models with several outputs). */
+export function imageSettings<S extends { options: ImageOptions }>(t: Translate, prices: Prices): Setting<S>[] {
+  const withOptions = (s: S, options: ImageOptions): S => ({ ...s, options });
+  return [
+    {
+      id: "m",
+      visible: () => true,
+      button: (s) => t("cv-btn-model", { value: s.options.model }),
+      title: () => t("cv-pick-model-image"),
+      choices: (s) =>
+        imageModels.map((model) => ({
+          value: model,
+          label: priced(t, model, imageQuote(prices, fitImageOptions(s.options, model))),
+        })),
+      current: (s) => s.options.model,
+      apply: (s, v) => (isImageModel(v) ? withOptions(s, fitImageOptions(s.options, v)) : s),
+      layout: { perRow: 1, perPage: 10 },
+    },
+    {
+      id: "a",
+      visible: () => true,
+      button: (s) => t("cv-btn-aspect", { value: s.options.imageSize }),
+      title: () => t("cv-pick-aspect"),
+      choices: () => imageSizes.map((size) => ({ value: size, label: size })),
+      current: (s) => s.options.imageSize,
+      apply: (s, v) =>
+        (imageSizes as readonly string[]).includes(v)
+          ? withOptions(s, { ...s.options, imageSize: v as ImageSize })
+          : s,
+      layout: { perRow: 3, perPage: 9 },
+    },
+    {
+      id: "r",
+      visible: (s) => imageModelInfo[s.options.model].qualities.length > 1,
+      button: (s) => t("cv-btn-resolution", { value: s.options.resolution ?? "" }),
+      title: () => t("cv-pick-resolution"),
+      choices: (s) =>
+        imageModelInfo[s.options.model].qualities.map((q) => ({
+          value: q,
+          label: priced(t, q, imageQuote(prices, { ...s.options, resolution: q })),
+        })),
+      current: (s) => s.options.resolution,
+      apply: (s, v) =>
+        (imageModelInfo[s.options.model].qualities as readonly string[]).includes(v)
+          ? withOptions(s, { ...s.options, resolution: v as ImageResolution })
+          : s,
+      layout: { perRow: 3, perPage: 9 },
+    },
+    {
+      id: "n",
+      visible: (s) => imageModelInfo[s.options.model].multipleOutputs,
+      button: (s) => t("cv-btn-count", { value: s.options.numImages }),
+      title: () => t("cv-pick-count"),
+      choices: (s) =>
+        counts.map((n) => ({
+          value: String(n),
+          label: priced(t, String(n), imageQuote(prices, { ...s.options, numImages: n })),
+        })),
+      current: (s) => String(s.options.numImages),
+      apply: (s, v) => {
+        const n = Number(v);
+        return counts.includes(n) ? withOptions(s, { ...s.options, numImages: n }) : s;
+      },
+      layout: { perRow: 2, perPage: 4 },
+    },
+  ];
+}
+
+export function imageOptionLines(t: Translate, o: ImageOptions): string[] {
+  const lines = [t("cv-line-model", { value: o.model }), t("cv-line-aspect", { value: o.imageSize })];
+  if (o.resolution && imageModelInfo[o.model].qualities.length > 1)
+    lines.push(t("cv-line-resolution", { value: o.resolution }));
+  lines.push(t("cv-line-count", { value: o.numImages }));
+  return lines;
+}

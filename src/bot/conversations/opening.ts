@@ -1,0 +1,63 @@
+import type { Context } from "grammy";
+import type { Prices, PriceQuote } from "../../pricing/prices";
+import type { Language } from "../../users/language";
+import { negotiateLanguage, translate } from "../i18n";
+import { type Conv, Screen, type Translate } from "./screen";
+import type { Requester, SubmitDeps } from "./submit";
+
+export interface ConversationDeps extends SubmitDeps {
+  prices: Prices;
+}
+
+/** What every conversation starts from; `replyTo` is the request message the result answers. */
+export interface SeedBase {
+  replyTo?: number;
+}
+
+export interface Opening {
+  screen: Screen;
+  t: Translate;
+  language: Language;
+  who: Requester;
+  /** credits available when the conversation started */
+  available: number;
+}
+
+/** Reads, once and through `external`, who is asking, in which language, with which balance. */
+export async function openConversation(conversation: Conv, ctx: Context, seed: SeedBase): Promise<Opening> {
+  const chatId = ctx.chat?.id;
+  const userId = ctx.from?.id;
+  if (chatId === undefined || userId === undefined) throw new Error("a conversation needs a chat and a user");
+  const { language, available } = await conversation.external(async (outer) => ({
+    language: negotiateLanguage(outer),
+    available: (await outer.deps.ledger.account(userId)).available,
+  }));
+  const t: Translate = (key, vars) => translate(language, key, vars);
+  const threadId = ctx.msg?.is_topic_message ? ctx.msg.message_thread_id : undefined;
+  const screen = new Screen(conversation, ctx, chatId, t, threadId);
+  return {
+    screen,
+    t,
+    language,
+    available,
+    who: { userId, language, chatId, threadId: threadId ?? null, replyTo: seed.replyTo ?? null },
+  };
+}
+
+/** A choice label with what it would cost. */
+export function priced(t: Translate, label: string, quote: PriceQuote): string {
+  return quote.ok ? t("cv-choice-price", { label, price: quote.credits }) : label;
+}
+
+/** The last lines of every summary: the price and the balance. */
+export function priceLines(t: Translate, quote: PriceQuote, available: number): string {
+  return quote.ok
+    ? t("cv-line-price", { price: quote.credits, available })
+    : t("cv-line-no-price", { available });
+}
+
+/** Long prompts are cut in the summary; the whole prompt is what is sent. */
+export function shortened(text: string, max = 300): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
+}

@@ -1,0 +1,121 @@
+import { InlineKeyboard } from "grammy";
+import type { PriceQuote } from "../../pricing/prices";
+import { panelData } from "./callback-data";
+import { type Choice, type PickLayout, pickFrom } from "./pick";
+import { navRow, type Screen } from "./screen";
+
+/** One option of a request, changed through a picker (model, ratio, language…). */
+export interface Setting<S> {
+  /** short id for callback data */
+  id: string;
+  visible(state: S): boolean;
+  /** the panel button, showing the current value */
+  button(state: S): string;
+  /** the heading of the picker */
+  title(state: S): string;
+  choices(state: S): Choice[];
+  current(state: S): string | undefined;
+  apply(state: S, value: string): S;
+  layout: PickLayout;
+}
+
+/** An on/off option, flipped in place. */
+export interface Toggle<S> {
+  id: string;
+  visible(state: S): boolean;
+  button(state: S): string;
+  flip(state: S): S;
+}
+
+export interface PanelSpec<S> {
+  summary(state: S): string;
+  settings: Setting<S>[];
+  toggles: Toggle<S>[];
+  price(state: S): PriceQuote;
+}
+
+export type PanelOutcome<S> = { kind: "done" } | { kind: "back"; state: S } | { kind: "cancel" };
+
+/** What confirming did: a generation was made, or the panel stays (not enough credits…). */
+export type SubmitOutcome = "done" | "stay";
+
+function panelKeyboard<S>(spec: PanelSpec<S>, state: S, t: Screen["t"]): InlineKeyboard {
+  const keyboard = new InlineKeyboard();
+  let inRow = 0;
+  for (const setting of spec.settings.filter((s) => s.visible(state))) {
+    if (inRow === 2) {
+      keyboard.row();
+      inRow = 0;
+    }
+    keyboard.text(setting.button(state), panelData.open(setting.id));
+    inRow++;
+  }
+  for (const toggle of spec.toggles.filter((s) => s.visible(state))) {
+    if (inRow === 2) {
+      keyboard.row();
+      inRow = 0;
+    }
+    keyboard.text(toggle.button(state), panelData.toggle(toggle.id));
+    inRow++;
+  }
+  const price = spec.price(state);
+  keyboard
+    .row()
+    .text(
+      price.ok ? t("cv-btn-confirm", { price: price.credits }) : t("cv-btn-confirm-no-price"),
+      panelData.confirm(),
+    );
+  return navRow(keyboard, t, { back: true });
+}
+
+/**
+ * The summary of a request with its exact price, a button per option and
+ * Confirm. The defaults are ready: one tap on Confirm sends them. Options open
+ * a picker on the same message and come back here.
+ */
+export async function runPanel<S>(
+  screen: Screen,
+  spec: PanelSpec<S>,
+  initial: S,
+  submit: (state: S) => Promise<SubmitOutcome>,
+): Promise<PanelOutcome<S>> {
+  let state = initial;
+  for (;;) {
+    await screen.show(spec.summary(state), panelKeyboard(spec, state, screen.t));
+    const event = await screen.next();
+    if (event.type === "message") {
+      await screen.notice(screen.t("cv-use-buttons"));
+      continue;
+    }
+    const action = event.action;
+    switch (action.kind) {
+      case "open": {
+        const setting = spec.settings.find((s) => s.id === action.setting && s.visible(state));
+        if (!setting) break;
+        const picked = await pickFrom(
+          screen,
+          setting.title(state),
+          setting.choices(state),
+          setting.current(state),
+          setting.layout,
+        );
+        if (picked.kind === "cancel") return { kind: "cancel" };
+        if (picked.kind === "value") state = setting.apply(state, picked.value);
+        break;
+      }
+      case "toggle": {
+        const toggle = spec.toggles.find((s) => s.id === action.setting && s.visible(state));
+        if (toggle) state = toggle.flip(state);
+        break;
+      }
+      case "confirm": {
+        if ((await submit(state)) === "done") return { kind: "done" };
+        break;
+      }
+      case "back":
+        return { kind: "back", state };
+      case "cancel":
+        return { kind: "cancel" };
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import { InlineKeyboard } from "grammy";
+import { panelData } from "./callback-data";
+import { navRow, type Screen } from "./screen";
+import { back, cancelled, type StepResult, value } from "./steps";
+
+export interface Choice {
+  value: string;
+  label: string;
+}
+
+export interface PickLayout {
+  perRow: number;
+  perPage: number;
+}
+
+export function pickKeyboard(
+  choices: Choice[],
+  current: string | undefined,
+  page: number,
+  layout: PickLayout,
+  t: Screen["t"],
+): InlineKeyboard {
+  const pages = Math.max(1, Math.ceil(choices.length / layout.perPage));
+  const shown = choices.slice(page * layout.perPage, (page + 1) * layout.perPage);
+  const keyboard = new InlineKeyboard();
+  shown.forEach((choice, i) => {
+    if (i > 0 && i % layout.perRow === 0) keyboard.row();
+    const mark = choice.value === current ? "✓ " : "";
+    keyboard.text(`${mark}${choice.label}`, panelData.pick(choice.value));
+  });
+  if (pages > 1) {
+    keyboard.row();
+    keyboard.text(page > 0 ? t("cv-btn-prev") : "·", page > 0 ? panelData.page(page - 1) : panelData.noop());
+    keyboard.text(`${page + 1}/${pages}`, panelData.noop());
+    keyboard.text(
+      page < pages - 1 ? t("cv-btn-next") : "·",
+      page < pages - 1 ? panelData.page(page + 1) : panelData.noop(),
+    );
+  }
+  return navRow(keyboard, t, { back: true });
+}
+
+/**
+ * One choice from a list, on the conversation's message, paged when long.
+ * Opens on the page of the current value. Back returns to the caller's screen.
+ */
+export async function pickFrom(
+  screen: Screen,
+  title: string,
+  choices: Choice[],
+  current: string | undefined,
+  layout: PickLayout,
+): Promise<StepResult<string>> {
+  const index = choices.findIndex((c) => c.value === current);
+  let page = index < 0 ? 0 : Math.floor(index / layout.perPage);
+  for (;;) {
+    await screen.show(title, pickKeyboard(choices, current, page, layout, screen.t));
+    const event = await screen.next();
+    if (event.type === "message") {
+      await screen.notice(screen.t("cv-use-buttons"));
+      continue;
+    }
+    const action = event.action;
+    switch (action.kind) {
+      case "pick":
+        if (choices.some((c) => c.value === action.value)) return value(action.value);
+        break;
+      case "page":
+        page = Math.min(action.page, Math.max(0, Math.ceil(choices.length / layout.perPage) - 1));
+        break;
+      case "back":
+        return back;
+      case "cancel":
+        return cancelled;
+    }
+  }
+}

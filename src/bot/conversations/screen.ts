@@ -1,0 +1,169 @@
+import type { Conversation } from "@grammyjs/conversations";
+import { type Context, GrammyError, InlineKeyboard } from "grammy";
+import type { BotContext } from "../context";
+import { type PanelAction, panelData, panelPrefix, parsePanelAction } from "./callback-data";
+
+export type Conv = Conversation<BotContext, Context>;
+export type Translate = (key: string, vars?: Record<string, string | number>) => string;
+
+/** What a step waits for: a press on its own message, or a message from the user. */
+export type ScreenEvent =
+  | { type: "button"; action: PanelAction; ctx: Context }
+  | { type: "message"; ctx: Context };
+
+const notModified = (err: unknown) => err instanceof GrammyError && /not modified/i.test(err.description);
+const gone = (err: unknown) =>
+  err instanceof GrammyError && /not found|can't be edited|message to edit/i.test(err.description);
+
+/** A message starting with a bot command: it belongs to the command handlers, not to the step. */
+function isCommand(ctx: Context): boolean {
+  const m = ctx.message;
+  const entities = m?.entities ?? m?.caption_entities;
+  return Boolean(entities?.some((e) => e.type === "bot_command" && e.offset === 0));
+}
+
+/**
+ * The message a conversation talks through. It is edited in place while the
+ * user presses buttons; after the user writes something, the next screen is a
+ * new message below theirs (and the old one loses its buttons), so the current
+ * step is always at the bottom of the chat.
+ *
+ * Every Bot API call here goes through the conversation's own `ctx.api`, which
+ * the plugin records and replays.
+ */
+export class Screen {
+  messageId: number | undefined;
+  private stale = false;
+
+  constructor(
+    private readonly conversation: Conv,
+    private readonly ctx: Context,
+    readonly chatId: number,
+    readonly t: Translate,
+    private readonly threadId: number | undefined,
+  ) {}
+
+  get isPrivate(): boolean {
+    return this.ctx.chat?.type === "private";
+  }
+
+  /** Shows `text` with `keyboard` on the conversation's message. */
+  async show(text: string, keyboard: InlineKeyboard | undefined): Promise<number> {
+    if (this.messageId !== undefined && !this.stale) {
+      try {
+        await this.ctx.api.editMessageText(this.chatId, this.messageId, text, {
+          reply_markup: keyboard ?? new InlineKeyboard(),
+        });
+        return this.messageId;
+      } catch (err) {
+        if (notModified(err)) return this.messageId;
+        if (!gone(err)) throw err;
+      }
+    }
+    await this.stripButtons();
+    const sent = await this.ctx.api.sendMessage(this.chatId, text, {
+      ...(keyboard ? { reply_markup: keyboard } : {}),
+      ...(this.threadId ? { message_thread_id: this.threadId } : {}),
+    });
+    this.messageId = sent.message_id;
+    this.stale = false;
+    return sent.message_id;
+  }
+
+  /**
+   * Asks for text. In groups the bot only sees replies to itself (privacy
+   * mode), so there the question forces a reply instead of carrying buttons.
+   */
+  async ask(text: string, keyboard: InlineKeyboard): Promise<number> {
+    if (this.isPrivate) return this.show(text, keyboard);
+    await this.stripButtons();
+    const sent = await this.ctx.api.sendMessage(this.chatId, text, {
+      reply_markup: { force_reply: true, selective: true },
+      ...(this.threadId ? { message_thread_id: this.threadId } : {}),
+      ...(this.ctx.msg?.message_id
+        ? { reply_parameters: { message_id: this.ctx.msg.message_id, allow_sending_without_reply: true } }
+        : {}),
+    });
+    this.messageId = sent.message_id;
+    this.stale = false;
+    return sent.message_id;
+  }
+
+  /** A separate short notice (an error about an input); the step goes on. */
+  async notice(text: string): Promise<void> {
+    await this.ctx.api.sendMessage(this.chatId, text, {
+      ...(this.threadId ? { message_thread_id: this.threadId } : {}),
+    });
+    this.stale = true;
+  }
+
+  /** Leaves the conversation's message with `text` and no buttons. */
+  async close(text: string): Promise<void> {
+    await this.show(text, undefined);
+  }
+
+  /** Leaves the current message as it is; the next screen is a new message. */
+  detach(): void {
+    this.messageId = undefined;
+  }
+
+  /** The next screen edits the current message even after a user message (album photos). */
+  keepPlace(): void {
+    this.stale = false;
+  }
+
+  async chatAction(action: "typing" | "upload_photo" | "upload_video" | "upload_voice"): Promise<void> {
+    await this.ctx.api
+      .sendChatAction(this.chatId, action, this.threadId ? { message_thread_id: this.threadId } : {})
+      .catch(() => undefined);
+  }
+
+  private async stripButtons(): Promise<void> {
+    if (this.messageId === undefined) return;
+    const id = this.messageId;
+    this.messageId = undefined;
+    try {
+      await this.ctx.api.editMessageReplyMarkup(this.chatId, id, { reply_markup: new InlineKeyboard() });
+    } catch (err) {
+      if (!(notModified(err) || gone(err))) throw err;
+    }
+  }
+
+  /**
+   * The next update for this step. Presses on this screen's message and plain
+   * messages come back; a command, a payment, a button of another feature or
+   * any other update is handed on to the rest of the bot (`skip` with `next`),
+   * and the conversation stays where it is.
+   */
+  async next(): Promise<ScreenEvent> {
+    for (;;) {
+      const ctx = await this.conversation.wait();
+      const query = ctx.callbackQuery;
+      if (query) {
+        if (!query.data?.startsWith(panelPrefix)) await this.conversation.skip({ next: true });
+        const action = parsePanelAction(query.data);
+        const onThisScreen = query.message?.message_id === this.messageId;
+        if (!action || !onThisScreen) {
+          await ctx.answerCallbackQuery({ text: this.t("cv-expired-button") });
+          continue;
+        }
+        await ctx.answerCallbackQuery();
+        if (action.kind === "noop") continue;
+        return { type: "button", action, ctx };
+      }
+      const message = ctx.message;
+      if (!message || isCommand(ctx) || message.successful_payment || message.refunded_payment) {
+        await this.conversation.skip({ next: true });
+      }
+      this.stale = true;
+      return { type: "message", ctx };
+    }
+  }
+}
+
+/** Back and Cancel, the last row of every screen. */
+export function navRow(keyboard: InlineKeyboard, t: Translate, options: { back: boolean }): InlineKeyboard {
+  keyboard.row();
+  if (options.back) keyboard.text(t("cv-btn-back"), panelData.back());
+  return keyboard.text(t("cv-btn-cancel"), panelData.cancel());
+}

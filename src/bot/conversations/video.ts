@@ -1,0 +1,217 @@
+import type { Context } from "grammy";
+import type { GenerationParams } from "../../generations/params";
+import {
+  allowedDurations,
+  defaultVideoModel,
+  isVideoModel,
+  type VideoAspectRatio,
+  type VideoModel,
+  type VideoResolution,
+  videoModelIds,
+  videoModelInfo,
+} from "../../media/catalog";
+import type { Prices } from "../../pricing/prices";
+import { askPrompt } from "./ask-prompt";
+import {
+  type ConversationDeps,
+  openConversation,
+  priced,
+  priceLines,
+  type SeedBase,
+  shortened,
+} from "./opening";
+import { type PanelSpec, runPanel, type Setting, type Toggle } from "./panel";
+import type { Conv, Translate } from "./screen";
+import { submitRequest } from "./submit";
+
+export interface VideoSeed extends SeedBase {
+  prompt?: string;
+  params?: Extract<GenerationParams, { operation: "video" }>;
+}
+
+interface VideoOptions {
+  model: VideoModel;
+  duration: number;
+  resolution: VideoResolution;
+  aspectRatio: VideoAspectRatio;
+  generateAudio: boolean;
+  webSearch: boolean;
+}
+
+interface VideoRequest {
+  prompt: string;
+  options: VideoOptions;
+}
+
+/** Keeps what the model accepts and takes its defaults for the rest. */
+export function fitVideoOptions(o: Partial<VideoOptions>, model: VideoModel): VideoOptions {
+  const info = videoModelInfo(model);
+  return {
+    model,
+    duration:
+      o.duration !== undefined && allowedDurations(model).includes(o.duration) ? o.duration : info.defaultDuration,
+    resolution: o.resolution && info.resolutions.includes(o.resolution) ? o.resolution : info.defaultResolution,
+    aspectRatio:
+      o.aspectRatio && info.aspectRatios.includes(o.aspectRatio) ? o.aspectRatio : info.defaultAspectRatio,
+    generateAudio: info.audio ? (o.generateAudio ?? false) : false,
+    webSearch: info.webSearch ? (o.webSearch ?? false) : false,
+  };
+}
+
+function fromParams(p: NonNullable<VideoSeed["params"]>): VideoOptions {
+  const model = isVideoModel(p.model) ? p.model : defaultVideoModel;
+  return fitVideoOptions(
+    {
+      duration: p.duration,
+      resolution: p.resolution as VideoResolution,
+      aspectRatio: p.aspectRatio as VideoAspectRatio,
+      generateAudio: p.generateAudio ?? false,
+      webSearch: p.webSearch ?? false,
+    },
+    model,
+  );
+}
+
+const videoQuote = (prices: Prices, o: VideoOptions) => prices.video(o.model, o.resolution, o.duration);
+
+function videoSettings(t: Translate, prices: Prices): Setting<VideoRequest>[] {
+  const set = (s: VideoRequest, patch: Partial<VideoOptions>): VideoRequest => ({
+    ...s,
+    options: fitVideoOptions({ ...s.options, ...patch }, s.options.model),
+  });
+  return [
+    {
+      id: "m",
+      visible: () => true,
+      button: (s) => t("cv-btn-model", { value: s.options.model }),
+      title: () => t("cv-pick-model-video"),
+      choices: (s) =>
+        videoModelIds.map((model) => ({
+          value: model,
+          label: priced(t, model, videoQuote(prices, fitVideoOptions(s.options, model))),
+        })),
+      current: (s) => s.options.model,
+      apply: (s, v) => (isVideoModel(v) ? { ...s, options: fitVideoOptions(s.options, v) } : s),
+      layout: { perRow: 1, perPage: 8 },
+    },
+    {
+      id: "d",
+      visible: () => true,
+      button: (s) => t("cv-btn-duration", { value: s.options.duration }),
+      title: () => t("cv-pick-duration"),
+      choices: (s) =>
+        allowedDurations(s.options.model).map((d) => ({
+          value: String(d),
+          label: t("cv-seconds", { value: d }),
+        })),
+      current: (s) => String(s.options.duration),
+      apply: (s, v) => set(s, { duration: Number(v) }),
+      layout: { perRow: 5, perPage: 15 },
+    },
+    {
+      id: "r",
+      visible: (s) => videoModelInfo(s.options.model).resolutions.length > 1,
+      button: (s) => t("cv-btn-resolution", { value: s.options.resolution }),
+      title: () => t("cv-pick-resolution"),
+      choices: (s) =>
+        videoModelInfo(s.options.model).resolutions.map((r) => ({
+          value: r,
+          label: priced(t, r, videoQuote(prices, { ...s.options, resolution: r })),
+        })),
+      current: (s) => s.options.resolution,
+      apply: (s, v) => set(s, { resolution: v as VideoResolution }),
+      layout: { perRow: 2, perPage: 4 },
+    },
+    {
+      id: "a",
+      visible: (s) => videoModelInfo(s.options.model).aspectRatios.length > 1,
+      button: (s) => t("cv-btn-aspect", { value: s.options.aspectRatio }),
+      title: () => t("cv-pick-aspect"),
+      choices: (s) =>
+        videoModelInfo(s.options.model).aspectRatios.map((a) => ({
+          value: a,
+          label: a === "auto" ? t("cv-aspect-auto") : a,
+        })),
+      current: (s) => s.options.aspectRatio,
+      apply: (s, v) => set(s, { aspectRatio: v as VideoAspectRatio }),
+      layout: { perRow: 4, perPage: 8 },
+    },
+  ];
+}
+
+function videoToggles(t: Translate): Toggle<VideoRequest>[] {
+  const onOff = (on: boolean) => t(on ? "cv-on" : "cv-off");
+  return [
+    {
+      id: "au",
+      visible: (s) => videoModelInfo(s.options.model).audio,
+      button: (s) => t("cv-btn-audio", { value: onOff(s.options.generateAudio) }),
+      flip: (s) => ({ ...s, options: { ...s.options, generateAudio: !s.options.generateAudio } }),
+    },
+    {
+      id: "ws",
+      visible: (s) => videoModelInfo(s.options.model).webSearch,
+      button: (s) => t("cv-btn-web", { value: onOff(s.options.webSearch) }),
+      flip: (s) => ({ ...s, options: { ...s.options, webSearch: !s.options.webSearch } }),
+    },
+  ];
+}
+
+function optionLines(t: Translate, o: VideoOptions): string[] {
+  const info = videoModelInfo(o.model);
+  const onOff = (on: boolean) => t(on ? "cv-on" : "cv-off");
+  const lines = [
+    t("cv-line-model", { value: o.model }),
+    t("cv-line-duration", { value: o.duration }),
+    t("cv-line-resolution", { value: o.resolution }),
+    t("cv-line-aspect", { value: o.aspectRatio === "auto" ? t("cv-aspect-auto") : o.aspectRatio }),
+  ];
+  if (info.audio) lines.push(t("cv-line-audio", { value: onOff(o.generateAudio) }));
+  if (info.webSearch) lines.push(t("cv-line-web", { value: onOff(o.webSearch) }));
+  return lines;
+}
+
+/** /video: a description, then model, duration, resolution, ratio (and sound, web search) with prices. */
+export function videoConversation(deps: ConversationDeps) {
+  return async function video(conversation: Conv, ctx: Context, seed: VideoSeed): Promise<void> {
+    const { screen, t, who, available } = await openConversation(conversation, ctx, seed);
+    const spec: PanelSpec<VideoRequest> = {
+      summary: (s) =>
+        [
+          t("cv-title-video"),
+          t("cv-line-prompt", { value: shortened(s.prompt) }),
+          ...optionLines(t, s.options),
+          priceLines(t, videoQuote(deps.prices, s.options), available),
+        ].join("\n"),
+      settings: videoSettings(t, deps.prices),
+      toggles: videoToggles(t),
+      price: (s) => videoQuote(deps.prices, s.options),
+    };
+
+    let prompt = seed.prompt ?? seed.params?.prompt;
+    let options = seed.params ? fromParams(seed.params) : fitVideoOptions({}, defaultVideoModel);
+    for (;;) {
+      if (prompt === undefined) {
+        const asked = await askPrompt(screen, t("cv-ask-prompt-video"), { back: false });
+        if (asked.kind !== "value") return screen.close(t("cv-cancelled"));
+        prompt = asked.value;
+      }
+      const outcome = await runPanel(screen, spec, { prompt, options }, (s) =>
+        submitRequest(conversation, screen, deps, who, {
+          operation: "video",
+          prompt: s.prompt,
+          model: s.options.model,
+          duration: s.options.duration,
+          resolution: s.options.resolution,
+          aspectRatio: s.options.aspectRatio,
+          ...(videoModelInfo(s.options.model).audio ? { generateAudio: s.options.generateAudio } : {}),
+          ...(videoModelInfo(s.options.model).webSearch ? { webSearch: s.options.webSearch } : {}),
+        }),
+      );
+      if (outcome.kind === "done") return;
+      if (outcome.kind === "cancel") return screen.close(t("cv-cancelled"));
+      options = outcome.state.options;
+      prompt = undefined;
+    }
+  };
+}
