@@ -65,6 +65,7 @@ CREATE TABLE "generations" (
 	"charged" integer,
 	"error" jsonb,
 	"attempts" integer DEFAULT 0 NOT NULL,
+	"delivery_attempts" integer DEFAULT 0 NOT NULL,
 	"late" boolean DEFAULT false NOT NULL,
 	"measured_seconds" integer,
 	"status_shown" text,

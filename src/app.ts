@@ -7,7 +7,8 @@ import { Hono } from "hono";
 import { Redis } from "ioredis";
 import { createBot } from "./bot/bot";
 import type { BotContext } from "./bot/context";
-import { studioFeatures } from "./bot/features/studio";
+import { syncCommands } from "./bot/commands";
+import { conversationCommands, conversationFeatures } from "./bot/conversations";
 import { translate } from "./bot/i18n";
 import { type PollingHandle, startPolling } from "./bot/polling";
 import { boundedAutoRetry } from "./bot/transformers";
@@ -56,6 +57,8 @@ export interface RuntimeTiming {
   operatorPauseMs: number;
   maxPollIntervalMs: number;
   pollingTimeoutSeconds: number;
+  /** real ms; how soon the jobs of a killed worker are taken up again */
+  jobLockMs: number;
 }
 
 const defaultTiming: RuntimeTiming = {
@@ -64,6 +67,7 @@ const defaultTiming: RuntimeTiming = {
   operatorPauseMs: 300_000,
   maxPollIntervalMs: 60_000,
   pollingTimeoutSeconds: 30,
+  jobLockMs: 30_000,
 };
 
 /** The media webhook path the operator registers with the service. */
@@ -131,6 +135,8 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
         media = createMediaClient({
           baseUrl: config.media.baseUrl!,
           apiKey: config.media.apiKey!,
+          // a create includes the service downloading up to 100 MB of dubbing source
+          timeoutMs: 120_000,
           logger,
         });
       }
@@ -188,11 +194,11 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
       if (token) {
         bot = createBot(
           token,
-          { config, logger, db, ledger, users, redis },
+          { config, logger, db, ledger, users, redis, generations },
           {
             apiRoot: config.telegram.apiRoot,
             ...(overrides.botInfo ? { botInfo: overrides.botInfo } : {}),
-            features: studioFeatures({ db, generations, prices }),
+            features: conversationFeatures({ db, generations, prices }),
           },
         );
         if (config.telegram.mode === "webhook") {
@@ -217,6 +223,9 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
       );
       if (bot) {
         await bot.init();
+        await syncCommands(bot, conversationCommands).catch((err: unknown) =>
+          logger.warn({ err }, "could not set the command menus"),
+        );
         if (config.telegram.mode === "polling") {
           polling = await startPolling(bot, { timeoutSeconds: timing.pollingTimeoutSeconds });
           stops.push(() => polling!.stop());
@@ -237,6 +246,7 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
         clock,
         logger,
         operatorPauseMs: timing.operatorPauseMs,
+        jobLockMs: timing.jobLockMs,
         submit: {
           generations,
           media,

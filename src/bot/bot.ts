@@ -2,6 +2,7 @@ import { sequentialize } from "@grammyjs/runner";
 import { Bot, type Composer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { BotContext, BotDeps } from "./context";
+import { conversationsPlugin } from "./conversations/plugin";
 import { balanceFeature } from "./features/balance";
 import { cancelFeature } from "./features/cancel";
 import { fallbackFeature } from "./features/fallback";
@@ -68,6 +69,8 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
     }),
   );
   guarded.use(persistentSession(deps.db));
+  // Before the always-available handlers: /cancel leaves conversations through it.
+  guarded.use(conversationsPlugin(deps.db));
   guarded.use(registerUser());
 
   guarded.use(startFeature, helpFeature, balanceFeature, languageFeature, cancelFeature, membershipFeature);

@@ -1,9 +1,11 @@
+import type { ConversationFlavor } from "@grammyjs/conversations";
 import type { I18nFlavor } from "@grammyjs/i18n";
 import type { Context, SessionFlavor } from "grammy";
 import type { Redis } from "ioredis";
 import type { Config } from "../config";
 import type { Ledger } from "../credits/ledger";
 import type { Database } from "../db/client";
+import type { Generations } from "../generations/service";
 import type { Logger } from "../lib/logger";
 import type { UserRecord, Users } from "../users/users";
 
@@ -16,6 +18,8 @@ export interface BotDeps {
   users: Users;
   /** shared across processes: per-user rate limiting */
   redis: Redis;
+  /** /cancel cancels a request still queued (absent in bots without generations) */
+  generations?: Pick<Generations, "recent" | "cancel" | "setStatusShown">;
 }
 
 /** Per chat-and-user session, persisted in `kv_store` (see storage.ts). */
@@ -32,4 +36,6 @@ export interface BotContextExtras {
   user: UserRecord | undefined;
 }
 
-export type BotContext = Context & SessionFlavor<SessionData> & I18nFlavor & BotContextExtras;
+export type BotContext = ConversationFlavor<
+  Context & SessionFlavor<SessionData> & I18nFlavor & BotContextExtras
+>;

@@ -157,7 +157,9 @@ export const generations = pgTable(
     outputs: jsonb("outputs").$type<unknown[]>(),
     charged: integer("charged"),
     error: jsonb("error").$type<Record<string, unknown>>(),
+    /** submissions to the service (a crash or a retry adds one) */
     attempts: integer("attempts").notNull().default(0),
+    deliveryAttempts: integer("delivery_attempts").notNull().default(0),
     /** a result that arrived after we failed/expired it locally: delivered free */
     late: boolean("late").notNull().default(false),
     /** dubbing: input duration measured by the service, for settling the charge */

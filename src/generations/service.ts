@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Credits } from "../credits/ledger";
 import type { Database, Executor } from "../db/client";
-import { type GenerationState, generations, orphanTasks } from "../db/schema";
+import { deliveries, type GenerationState, generations, orphanTasks } from "../db/schema";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import type { Prices } from "../pricing/prices";
@@ -321,12 +321,40 @@ export function createGenerations(opts: GenerationsOptions) {
 
   function startDelivery(id: string): Promise<Generation | null> {
     return move(db, id, toDeliver, "delivering", {
-      attempts: sql`${generations.attempts} + 1` as unknown as number,
+      deliveryAttempts: sql`${generations.deliveryAttempts} + 1` as unknown as number,
     });
   }
 
   function delivered(id: string, messageIds: number[], fileIds: string[]): Promise<Generation | null> {
     return move(db, id, ["delivering"], "delivered", { deliveredMessageIds: messageIds, fileIds });
+  }
+
+  /** One row per attempt to send a result: what was tried, and what came of it. */
+  async function recordDelivery(
+    generationId: string,
+    attempt: number,
+    outcome:
+      | { state: "sending" }
+      | { state: "sent"; messageIds: number[] }
+      | { state: "failed"; error: string },
+  ): Promise<void> {
+    const values = {
+      state: outcome.state,
+      messageIds: outcome.state === "sent" ? outcome.messageIds : null,
+      error: outcome.state === "failed" ? outcome.error.slice(0, 500) : null,
+    };
+    await db
+      .insert(deliveries)
+      .values({ generationId, attempt, ...values })
+      .onConflictDoUpdate({ target: [deliveries.generationId, deliveries.attempt], set: values });
+  }
+
+  function deliveriesOf(generationId: string) {
+    return db
+      .select()
+      .from(deliveries)
+      .where(eq(deliveries.generationId, generationId))
+      .orderBy(deliveries.attempt);
   }
 
   async function markNotified(id: string): Promise<boolean> {
@@ -401,6 +429,8 @@ export function createGenerations(opts: GenerationsOptions) {
     complete,
     startDelivery,
     delivered,
+    recordDelivery,
+    deliveriesOf,
     markNotified,
     setStatusShown,
     recordOrphan,

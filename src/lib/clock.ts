@@ -18,12 +18,14 @@ export const systemClock: Clock = {
   toReal: (ms) => ms,
 };
 
-/** A clock that runs `factor` times faster than real time, starting from now. */
-export function scaledClock(factor: number, start = Date.now()): Clock {
+/**
+ * A clock that runs `factor` times faster than real time from `origin` (a real
+ * timestamp). Processes given the same factor and origin share one timeline.
+ */
+export function scaledClock(factor: number, origin = Date.now()): Clock {
   if (!(factor > 0)) throw new Error("clock factor must be positive");
-  const realStart = Date.now();
   return {
-    now: () => start + (Date.now() - realStart) * factor,
+    now: () => origin + (Date.now() - origin) * factor,
     sleep: (ms, signal) => delay(Math.max(0, ms / factor), undefined, signal ? { signal } : undefined),
     toReal: (ms) => Math.max(0, Math.round(ms / factor)),
   };

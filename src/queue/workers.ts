@@ -21,6 +21,8 @@ export interface WorkerOptions {
   /** Telegram sends across all deliver workers (BullMQ's limiter lives in Redis) */
   telegramPerSecond?: number;
   onOutcome?(queue: string, gid: string, outcome: string): void;
+  /** real ms a job stays locked to a worker; a killed worker's jobs return after about this long */
+  jobLockMs?: number;
 }
 
 /** Re-runs the job later without spending an attempt. */
@@ -44,7 +46,16 @@ function lastAttempt(job: Job): boolean {
 export function startWorkers(opts: WorkerOptions) {
   const { clock, logger } = opts;
   const connection = redisConnection(opts.redis);
-  const base = { connection, prefix: opts.redis.prefix, autorun: true } as const;
+  const lock = opts.jobLockMs ?? 30_000;
+  const base = {
+    connection,
+    prefix: opts.redis.prefix,
+    autorun: true,
+    lockDuration: lock,
+    stalledInterval: Math.max(500, Math.round(lock / 2)),
+    // a job whose worker was killed is retried, not failed: every step is idempotent
+    maxStalledCount: 100,
+  } as const;
   const report = (queue: string, gid: string, outcome: string) => opts.onOutcome?.(queue, gid, outcome);
 
   const submitWorker: Worker<GenerationJob> = new Worker<GenerationJob>(

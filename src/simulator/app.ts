@@ -33,6 +33,7 @@ export interface AppDeps {
   /** oldest recorded requests are dropped beyond this */
   maxRecordedRequests: number;
   now: () => number;
+  sleep: (ms: number) => Promise<void>;
 }
 
 const maxIdempotencyKeys = 10_000;
@@ -135,7 +136,8 @@ export function createApp(deps: AppDeps): Hono {
   ): void {
     app.post(path, async (c) => {
       const before = deps.faults.takeCreateFault(operation, "before");
-      if (before) return send(c, faultAnswer(before));
+      if (before?.delayMs) await deps.sleep(before.delayMs);
+      if (before?.status !== undefined) return send(c, faultAnswer({ ...before, status: before.status }));
 
       const raw = await c.req.text();
       let json: unknown;
@@ -184,7 +186,8 @@ export function createApp(deps: AppDeps): Hono {
       if (key && result.status !== 200) idempotent.delete(key);
 
       const after = result.status === 200 ? deps.faults.takeCreateFault(operation, "after") : undefined;
-      if (after) return send(c, faultAnswer(after));
+      if (after?.delayMs) await deps.sleep(after.delayMs);
+      if (after?.status !== undefined) return send(c, faultAnswer({ ...after, status: after.status }));
       return send(c, result);
     });
   }

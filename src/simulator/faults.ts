@@ -18,8 +18,10 @@ export interface TaskFault {
 }
 
 export interface CreateFault {
-  /** the HTTP status to answer, e.g. 500, 503, 429, 401, 402 */
-  status: number;
+  /** the HTTP status to answer, e.g. 500, 503, 429, 401, 402; without one the request is served normally */
+  status?: number;
+  /** hold the request this long (clock ms) before answering: a slow service, or a client killed mid-request */
+  delayMs?: number;
   /** how many create requests get it; default 1 */
   times?: number;
   operation?: Operation;

@@ -102,6 +102,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     requests,
     maxRecordedRequests: opts.maxRecordedRequests ?? 10_000,
     now: () => clock.now(),
+    sleep: (ms) => clock.sleep(ms),
   });
 
   const host = opts.host ?? "127.0.0.1";

@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -44,7 +45,9 @@ export interface HarnessOptions {
  * stand-in, and the bot's runtime (web + workers) in this process, on a fast clock.
  */
 export async function startHarness(options: HarnessOptions = {}) {
-  const clock: Clock = scaledClock(options.clockFactor ?? 100);
+  const clockFactor = options.clockFactor ?? 100;
+  const clockOrigin = Date.now();
+  const clock: Clock = scaledClock(clockFactor, clockOrigin);
   const db: TestDatabase = await createTestDatabase();
   const tg: TelegramStandIn = await startTelegramStandIn({
     clock,
@@ -87,6 +90,7 @@ export async function startHarness(options: HarnessOptions = {}) {
     adoptionGraceMs: 60_000,
     operatorPauseMs: 60_000,
     pollingTimeoutSeconds: 1,
+    jobLockMs: 2_000,
     ...options.timing,
   };
   const logger = pino({ level: env.LOG_LEVEL ?? "silent" });
@@ -105,8 +109,34 @@ export async function startHarness(options: HarnessOptions = {}) {
     });
   let runtime: Runtime | undefined = options.noRuntime ? undefined : await start();
 
+  /** Starts the worker role in a child process on the same clock, to kill it for real. */
+  async function spawnWorker(): Promise<ChildProcess> {
+    const child = spawn(process.execPath, ["--import", "tsx", "test/support/worker-process.ts"], {
+      env: {
+        ...process.env,
+        ...env,
+        ROLE: "worker",
+        CLOCK_FACTOR: String(clockFactor),
+        CLOCK_ORIGIN: String(clockOrigin),
+        RUNTIME_TIMING: JSON.stringify(timing),
+        MEDIA_RETRY_BASE_MS: "20",
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    await new Promise<void>((resolve, reject) => {
+      let out = "";
+      child.stdout?.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes("worker ready")) resolve();
+      });
+      child.once("exit", (code) => reject(new Error(`worker exited early (${code})`)));
+    });
+    return child;
+  }
+
   return {
     clock,
+    spawnWorker,
     db,
     tg,
     sim,

@@ -51,7 +51,7 @@ export function editConversation(deps: ConversationDeps) {
       price: (s) => imageQuote(deps.prices, s.options),
     };
 
-    let images = seed.images ?? seed.params?.images.map((ref) => ({ ref })) ?? [];
+    let images: PhotoInput[] = seed.images ?? seed.params?.images.map((ref) => ({ ref })) ?? [];
     let prompt = seed.prompt ?? seed.params?.prompt;
     let options = seed.params ? imageOptionsFrom(seed.params) : defaultImageOptions(images[0]);
     let step: "photos" | "prompt" | "panel" =

@@ -49,11 +49,12 @@ export function priced(t: Translate, label: string, quote: PriceQuote): string {
   return quote.ok ? t("cv-choice-price", { label, price: quote.credits }) : label;
 }
 
-/** The last lines of every summary: the price and the balance. */
+/** The last line of every summary, set apart: the price and the balance. */
 export function priceLines(t: Translate, quote: PriceQuote, available: number): string {
-  return quote.ok
+  const line = quote.ok
     ? t("cv-line-price", { price: quote.credits, available })
     : t("cv-line-no-price", { available });
+  return `\n${line}`;
 }
 
 /** Long prompts are cut in the summary; the whole prompt is what is sent. */

@@ -102,11 +102,11 @@ function videoSettings(t: Translate, prices: Prices): Setting<VideoRequest>[] {
       choices: (s) =>
         allowedDurations(s.options.model).map((d) => ({
           value: String(d),
-          label: t("cv-seconds", { value: d }),
+          label: priced(t, t("cv-seconds", { value: d }), videoQuote(prices, { ...s.options, duration: d })),
         })),
       current: (s) => String(s.options.duration),
       apply: (s, v) => set(s, { duration: Number(v) }),
-      layout: { perRow: 5, perPage: 15 },
+      layout: { perRow: 4, perPage: 16 },
     },
     {
       id: "r",

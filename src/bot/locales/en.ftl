@@ -132,3 +132,184 @@ input-too-big-telegram = This file is larger than { $max } MB, the most Telegram
 input-too-long = This file is longer than { $max } minutes, the most the studio can dub. Please send a shorter one.
 input-link-not-https = Please send an https link (http links are not accepted).
 edit-how = Reply to the picture with /edit and what to change, for example: /edit make the sky purple
+
+## Guided conversations, /history and /cancel
+
+cmd-image = Create an image from a description
+cmd-edit = Edit your photos
+cmd-video = Create a short video
+cmd-dub = Dub audio or video into another language
+cmd-history = Your recent requests
+
+cv-ask-prompt-image =
+    🖼 Describe the image you want, in Persian or English.
+    For example: a red lighthouse at dusk, watercolor
+cv-ask-prompt-video =
+    🎬 Describe the video: the scene, the camera movement, the mood.
+    For example: waves rolling onto a beach at sunset, slow drone shot
+cv-ask-prompt-edit =
+    ✏️ What should change? Say what stays and what changes.
+    For example: keep the face, make the background a snowy forest
+# $max: how many pictures an edit takes
+cv-ask-photos =
+    ✏️ Send 1 to { $max } photos to edit: single photos, an album, image files or https links to images.
+    Then write what to change.
+# $count: pictures received; $max: the most an edit takes
+cv-photos-got =
+    📎 { $count } of { $max } pictures received.
+    { $count ->
+        [3] Now write what to change, or press Continue.
+       *[other] Send more, or write what to change.
+    }
+cv-photos-first = Please send a photo first (or an https link to an image); then write what to change.
+# $minutes: the longest file the studio dubs
+cv-ask-media =
+    🎙 Send the audio or video to dub: an audio file, a video, a voice message, a file, or an https link to it.
+    At most { $minutes } minutes. Telegram lets me download files up to 20 MB; for bigger ones (up to 100 MB) send a link.
+
+cv-prompt-empty = The description is empty. Please write what you want.
+# $length: characters sent; $max: the most accepted
+cv-prompt-too-long = This description has { $length } characters; at most { $max } fit. Please shorten it.
+cv-prompt-not-text = Please write the description as a text message.
+cv-prompt-sticker = Stickers cannot be descriptions 🙂 Please write what you want as text.
+cv-photo-sticker = That is a sticker. Please send a photo (or an image file).
+cv-photo-not-image = That is not a picture. Please send a photo, an image file or an https link to an image.
+# $max: the most pictures an edit takes
+cv-photo-too-many = An edit takes at most { $max } pictures; I kept the first { $max }.
+# $size: the file's size in MB
+cv-file-too-big-telegram = This file is { $size } MB; Telegram lets bots download at most 20 MB. Send a smaller file, or an https link to it (up to 100 MB).
+# $size: the file's size in MB
+cv-file-too-big-service = This file is { $size } MB; the studio takes at most 100 MB. Please send a smaller file.
+# $minutes, $seconds: the file's length
+cv-media-too-long = This file is { $minutes } min { $seconds } s long; the studio dubs at most 5 minutes. Please cut it into parts and send them one at a time.
+cv-media-not-media = Please send an audio or video (MP3, WAV, M4A, OGG, WEBM, MP4, MOV), a voice message, or an https link to one.
+cv-link-not-https = Only https links work (http is not accepted). Please send an https link.
+cv-use-buttons = Please use the buttons above, or send /cancel to stop.
+cv-expired-button = This menu is no longer active.
+cv-cancelled = Cancelled. Nothing was charged.
+cv-no-price = This combination has no price yet. Please choose other options.
+# $problem: what is wrong
+cv-invalid = This request cannot be made: { $problem }
+# $position: the request's place in the queue
+cv-queue-position = Place in the queue: { $position }. It may take a little longer than usual.
+
+cv-title-image = 🖼 New image
+cv-title-edit = ✏️ Photo edit
+cv-title-video = 🎬 New video
+cv-title-dub = 🎙 Dubbing
+cv-line-prompt = Description: { $value }
+cv-line-photos = Pictures: { $value }
+cv-line-model = Model: { $value }
+cv-line-aspect = Aspect ratio: { $value }
+cv-line-resolution = Resolution: { $value }
+cv-line-count = Number of images: { $value }
+cv-line-duration = Duration: { $value } s
+cv-line-audio = Sound: { $value }
+cv-line-web = Web search: { $value }
+cv-line-file = File: { $value }
+# $minutes, $seconds: the file's length
+cv-line-length = Length: { $minutes }:{ $seconds }
+# $minutes: the most a link is priced for
+cv-line-length-unknown = Length: unknown (a link is priced for { $minutes } minutes; you pay only for its real length)
+cv-line-target = Dub into: { $value }
+cv-line-source = Spoken language: { $value }
+# $price: the exact price; $available: the balance
+cv-line-price = 💳 Price: { $price } credits (balance: { $available })
+cv-line-no-price = 💳 No price for these options (balance: { $available })
+cv-on = on
+cv-off = off
+cv-aspect-auto = auto
+cv-lang-auto = Detect automatically
+# $value: seconds
+cv-seconds = { $value } s
+# $label: the choice; $price: credits it would cost
+cv-choice-price = { $label } · { $price } cr
+
+cv-btn-model = 🧠 { $value }
+cv-btn-aspect = 📐 { $value }
+cv-btn-resolution = 🖥 { $value }
+cv-btn-count = 🔢 { $value } images
+cv-btn-duration = ⏱ { $value } s
+cv-btn-audio = 🔊 Sound: { $value }
+cv-btn-web = 🌐 Web search: { $value }
+cv-btn-target = 🗣 Into: { $value }
+cv-btn-source = 👂 From: { $value }
+# $price: credits
+cv-btn-confirm = ✅ Confirm · { $price } credits
+cv-btn-confirm-no-price = ✅ Confirm
+cv-btn-back = ⬅️ Back
+cv-btn-cancel = ✖️ Cancel
+cv-btn-continue = ➡️ Continue
+cv-btn-prev = ◀️
+cv-btn-next = ▶️
+
+cv-pick-model-image = Choose a model (price for your current options):
+cv-pick-model-video = Choose a model (price for your current options):
+cv-pick-aspect = Choose the aspect ratio:
+cv-pick-resolution = Choose the resolution:
+cv-pick-count = How many images?
+cv-pick-duration = How long, in seconds?
+cv-pick-target = Dub into which language?
+cv-pick-source = Which language is spoken in the file?
+
+dub-lang-fa = Persian
+dub-lang-en = English
+dub-lang-ar = Arabic
+dub-lang-tr = Turkish
+dub-lang-de = German
+dub-lang-fr = French
+dub-lang-es = Spanish
+dub-lang-it = Italian
+dub-lang-pt = Portuguese
+dub-lang-ru = Russian
+dub-lang-ja = Japanese
+dub-lang-ko = Korean
+dub-lang-zh = Chinese
+dub-lang-hi = Hindi
+dub-lang-nl = Dutch
+dub-lang-pl = Polish
+dub-lang-sv = Swedish
+dub-lang-id = Indonesian
+dub-lang-uk = Ukrainian
+dub-lang-ro = Romanian
+dub-lang-el = Greek
+dub-lang-cs = Czech
+dub-lang-da = Danish
+dub-lang-fi = Finnish
+dub-lang-bg = Bulgarian
+dub-lang-hr = Croatian
+dub-lang-sk = Slovak
+dub-lang-ms = Malay
+dub-lang-fil = Filipino
+dub-lang-ta = Tamil
+
+cancel-conversation = Cancelled. Nothing was charged.
+# $price: credits returned
+cancel-generation = Your queued request was cancelled; its { $price } credits are back on your balance.
+cancel-status = ✖️ Cancelled. The credits are back on your balance.
+cancel-too-late = Your request is already being made and can no longer be cancelled. You pay only if it succeeds.
+
+history-empty = You have no requests yet. Try /image, /edit, /video or /dub.
+history-title = 🗂 Your recent requests:
+# $index: number in the list; $operation: translated op-*; $state: translated state; $cost: translated cost; $what: the request; $when: date and time (UTC)
+history-line =
+    { $index }. { $operation } · { $state } · { $cost }
+    { $what } ({ $when })
+history-state-queued = ⏳ in the queue
+history-state-submitting = ⏳ being sent
+history-state-pending = ⚙️ in progress
+history-state-completed = 📦 being delivered
+history-state-delivering = 📦 being delivered
+history-state-delivered = ✅ delivered
+history-state-failed = ❌ failed
+history-state-rejected = ❌ not accepted
+history-state-expired = ⌛ took too long
+history-state-cancelled = ✖️ cancelled
+# $cost: credits
+history-cost-charged = { $cost } credits
+history-cost-held = { $cost } credits reserved
+history-cost-none = no charge
+# $index: number in the list
+history-btn-show = 📤 { $index }
+history-btn-retry = 🔁 { $index } try again
+history-gone = This result is no longer available.

@@ -127,3 +127,164 @@ input-too-big-telegram = این فایل بزرگ‌تر از { $max } مگاب�
 input-too-long = این فایل بیشتر از { $max } دقیقه است، یعنی طولانی‌تر از حدی که استودیو می‌تواند دوبله کند. لطفاً فایل کوتاه‌تری بفرستید.
 input-link-not-https = لطفاً یک لینک https بفرستید (لینک‌های http پذیرفته نمی‌شوند).
 edit-how = روی تصویر با /edit و تغییر مورد نظر پاسخ دهید، مثلاً: /edit آسمان را بنفش کن
+
+## Guided conversations, /history and /cancel
+
+cmd-image = ساخت تصویر از روی توضیح
+cmd-edit = ویرایش عکس‌های شما
+cmd-video = ساخت ویدیوی کوتاه
+cmd-dub = دوبله صدا یا ویدیو به زبانی دیگر
+cmd-history = درخواست‌های اخیر شما
+
+cv-ask-prompt-image =
+    🖼 تصویری را که می‌خواهید به فارسی یا انگلیسی توضیح دهید.
+    مثلاً: فانوس دریایی قرمز در غروب، آبرنگ
+cv-ask-prompt-video =
+    🎬 ویدیو را توضیح دهید: صحنه، حرکت دوربین و حال‌وهوا.
+    مثلاً: موج‌هایی که هنگام غروب به ساحل می‌رسند، نمای آرام از پهپاد
+cv-ask-prompt-edit =
+    ✏️ چه چیزی تغییر کند؟ بگویید چه چیزی بماند و چه چیزی عوض شود.
+    مثلاً: چهره بماند، پس‌زمینه جنگلی برفی شود
+cv-ask-photos =
+    ✏️ ۱ تا { $max } عکس برای ویرایش بفرستید: عکس تکی، آلبوم، فایل تصویر یا لینک https تصویر.
+    سپس بنویسید چه چیزی تغییر کند.
+cv-photos-got =
+    📎 { $count } از { $max } تصویر دریافت شد.
+    { $count ->
+        [3] حالا بنویسید چه چیزی تغییر کند، یا «ادامه» را بزنید.
+       *[other] عکس دیگری بفرستید، یا بنویسید چه چیزی تغییر کند.
+    }
+cv-photos-first = لطفاً اول یک عکس (یا لینک https یک تصویر) بفرستید؛ سپس بنویسید چه چیزی تغییر کند.
+cv-ask-media =
+    🎙 صدا یا ویدیویی را که باید دوبله شود بفرستید: فایل صوتی، ویدیو، پیام صوتی، فایل یا لینک https آن.
+    حداکثر { $minutes } دقیقه. تلگرام به من اجازه می‌دهد فایل‌های تا ۲۰ مگابایت را دانلود کنم؛ برای فایل‌های بزرگ‌تر (تا ۱۰۰ مگابایت) لینک بفرستید.
+
+cv-prompt-empty = توضیح خالی است. لطفاً بنویسید چه می‌خواهید.
+cv-prompt-too-long = این توضیح { $length } نویسه دارد؛ حداکثر { $max } نویسه پذیرفته می‌شود. لطفاً کوتاه‌ترش کنید.
+cv-prompt-not-text = لطفاً توضیح را به صورت پیام متنی بنویسید.
+cv-prompt-sticker = استیکر نمی‌تواند توضیح باشد 🙂 لطفاً آنچه می‌خواهید را به صورت متن بنویسید.
+cv-photo-sticker = این یک استیکر است. لطفاً یک عکس (یا فایل تصویر) بفرستید.
+cv-photo-not-image = این تصویر نیست. لطفاً یک عکس، فایل تصویر یا لینک https یک تصویر بفرستید.
+cv-photo-too-many = ویرایش حداکثر { $max } تصویر می‌پذیرد؛ { $max } تصویر اول را نگه داشتم.
+cv-file-too-big-telegram = حجم این فایل { $size } مگابایت است؛ تلگرام اجازه می‌دهد ربات‌ها حداکثر ۲۰ مگابایت دانلود کنند. فایل کوچک‌تر یا لینک https آن را (تا ۱۰۰ مگابایت) بفرستید.
+cv-file-too-big-service = حجم این فایل { $size } مگابایت است؛ استودیو حداکثر ۱۰۰ مگابایت می‌پذیرد. لطفاً فایل کوچک‌تری بفرستید.
+cv-media-too-long = طول این فایل { $minutes } دقیقه و { $seconds } ثانیه است؛ استودیو حداکثر ۵ دقیقه دوبله می‌کند. لطفاً آن را چند قسمت کنید و قسمت‌ها را یکی‌یکی بفرستید.
+cv-media-not-media = لطفاً یک فایل صوتی یا ویدیویی (MP3، WAV، M4A، OGG، WEBM، MP4، MOV)، پیام صوتی یا لینک https آن را بفرستید.
+cv-link-not-https = فقط لینک‌های https پذیرفته می‌شوند (http نه). لطفاً لینک https بفرستید.
+cv-use-buttons = لطفاً از دکمه‌های بالا استفاده کنید، یا برای توقف /cancel را بفرستید.
+cv-expired-button = این منو دیگر فعال نیست.
+cv-cancelled = لغو شد. هیچ اعتباری کسر نشد.
+cv-no-price = این ترکیب هنوز قیمت ندارد. لطفاً گزینه‌های دیگری انتخاب کنید.
+cv-invalid = این درخواست قابل انجام نیست: { $problem }
+cv-queue-position = جایگاه در صف: { $position }. ممکن است کمی بیشتر از معمول طول بکشد.
+
+cv-title-image = 🖼 تصویر جدید
+cv-title-edit = ✏️ ویرایش عکس
+cv-title-video = 🎬 ویدیوی جدید
+cv-title-dub = 🎙 دوبله
+cv-line-prompt = توضیح: { $value }
+cv-line-photos = تصاویر: { $value }
+cv-line-model = مدل: { $value }
+cv-line-aspect = نسبت تصویر: { $value }
+cv-line-resolution = کیفیت: { $value }
+cv-line-count = تعداد تصاویر: { $value }
+cv-line-duration = مدت: { $value } ثانیه
+cv-line-audio = صدا: { $value }
+cv-line-web = جستجوی وب: { $value }
+cv-line-file = فایل: { $value }
+cv-line-length = طول: { $minutes }:{ $seconds }
+cv-line-length-unknown = طول: نامعلوم (لینک با قیمت { $minutes } دقیقه محاسبه می‌شود؛ فقط به اندازهٔ طول واقعی آن پرداخت می‌کنید)
+cv-line-target = دوبله به: { $value }
+cv-line-source = زبان گفتار: { $value }
+cv-line-price = 💳 هزینه: { $price } اعتبار (موجودی: { $available })
+cv-line-no-price = 💳 این گزینه‌ها قیمت ندارند (موجودی: { $available })
+cv-on = روشن
+cv-off = خاموش
+cv-aspect-auto = خودکار
+cv-lang-auto = تشخیص خودکار
+cv-seconds = { $value } ثانیه
+cv-choice-price = { $label } · { $price } اعتبار
+
+cv-btn-model = 🧠 { $value }
+cv-btn-aspect = 📐 { $value }
+cv-btn-resolution = 🖥 { $value }
+cv-btn-count = 🔢 { $value } تصویر
+cv-btn-duration = ⏱ { $value } ثانیه
+cv-btn-audio = 🔊 صدا: { $value }
+cv-btn-web = 🌐 جستجوی وب: { $value }
+cv-btn-target = 🗣 به: { $value }
+cv-btn-source = 👂 از: { $value }
+cv-btn-confirm = ✅ تأیید · { $price } اعتبار
+cv-btn-confirm-no-price = ✅ تأیید
+cv-btn-back = ➡️ بازگشت
+cv-btn-cancel = ✖️ لغو
+cv-btn-continue = ⬅️ ادامه
+cv-btn-prev = ▶️
+cv-btn-next = ◀️
+
+cv-pick-model-image = مدل را انتخاب کنید (قیمت با گزینه‌های فعلی شما):
+cv-pick-model-video = مدل را انتخاب کنید (قیمت با گزینه‌های فعلی شما):
+cv-pick-aspect = نسبت تصویر را انتخاب کنید:
+cv-pick-resolution = کیفیت را انتخاب کنید:
+cv-pick-count = چند تصویر؟
+cv-pick-duration = مدت ویدیو چند ثانیه باشد؟
+cv-pick-target = به چه زبانی دوبله شود؟
+cv-pick-source = زبان گفتار در فایل چیست؟
+
+dub-lang-fa = فارسی
+dub-lang-en = انگلیسی
+dub-lang-ar = عربی
+dub-lang-tr = ترکی
+dub-lang-de = آلمانی
+dub-lang-fr = فرانسوی
+dub-lang-es = اسپانیایی
+dub-lang-it = ایتالیایی
+dub-lang-pt = پرتغالی
+dub-lang-ru = روسی
+dub-lang-ja = ژاپنی
+dub-lang-ko = کره‌ای
+dub-lang-zh = چینی
+dub-lang-hi = هندی
+dub-lang-nl = هلندی
+dub-lang-pl = لهستانی
+dub-lang-sv = سوئدی
+dub-lang-id = اندونزیایی
+dub-lang-uk = اوکراینی
+dub-lang-ro = رومانیایی
+dub-lang-el = یونانی
+dub-lang-cs = چکی
+dub-lang-da = دانمارکی
+dub-lang-fi = فنلاندی
+dub-lang-bg = بلغاری
+dub-lang-hr = کرواتی
+dub-lang-sk = اسلواکی
+dub-lang-ms = مالایی
+dub-lang-fil = فیلیپینی
+dub-lang-ta = تامیلی
+
+cancel-conversation = لغو شد. هیچ اعتباری کسر نشد.
+cancel-generation = درخواست شما که در صف بود لغو شد؛ { $price } اعتبار آن به موجودی شما برگشت.
+cancel-status = ✖️ لغو شد. اعتبار به موجودی شما برگشت.
+cancel-too-late = درخواست شما در حال انجام است و دیگر لغو نمی‌شود. فقط در صورت موفقیت هزینه پرداخت می‌کنید.
+
+history-empty = هنوز درخواستی ندارید. /image، /edit، /video یا /dub را امتحان کنید.
+history-title = 🗂 درخواست‌های اخیر شما:
+history-line =
+    { $index }. { $operation } · { $state } · { $cost }
+    { $what } ({ $when })
+history-state-queued = ⏳ در صف
+history-state-submitting = ⏳ در حال ارسال
+history-state-pending = ⚙️ در حال انجام
+history-state-completed = 📦 در حال تحویل
+history-state-delivering = 📦 در حال تحویل
+history-state-delivered = ✅ تحویل شد
+history-state-failed = ❌ ناموفق
+history-state-rejected = ❌ پذیرفته نشد
+history-state-expired = ⌛ بیش از حد طول کشید
+history-state-cancelled = ✖️ لغو شد
+history-cost-charged = { $cost } اعتبار
+history-cost-held = { $cost } اعتبار رزروشده
+history-cost-none = بدون هزینه
+history-btn-show = 📤 { $index }
+history-btn-retry = 🔁 { $index } تلاش دوباره
+history-gone = این نتیجه دیگر در دسترس نیست.

@@ -28,7 +28,8 @@ export type DeliverOutcome =
 export function failureText(g: Generation, t: Translate): string {
   const reason = typeof g.error?.reason === "string" ? g.error.reason : "";
   const vars = { price: g.price };
-  if (g.state === "rejected") return t(g.language, "gen-rejected", { reason: t(g.language, "reason-invalid-request") });
+  if (g.state === "rejected")
+    return t(g.language, "gen-rejected", { reason: t(g.language, "reason-invalid-request") });
   if (g.state === "expired") return t(g.language, "gen-expired", vars);
   if (reason === "service_unavailable") return t(g.language, "gen-failed-unavailable", vars);
   return t(g.language, "gen-failed", vars);
@@ -50,6 +51,7 @@ export async function deliverGeneration(id: string, deps: DeliverDeps): Promise<
   const { generations, api, t } = deps;
   const g = await generations.get(id);
   if (!g) return { kind: "nothing-to-do" };
+  let attempt: number | undefined;
   try {
     if (endedBadly.includes(g.state)) {
       if (g.notifiedAt) return { kind: "nothing-to-do" };
@@ -61,7 +63,10 @@ export async function deliverGeneration(id: string, deps: DeliverDeps): Promise<
     // at least once: a crash between send and `delivered` sends again on the next attempt
     const delivering = await generations.startDelivery(id);
     if (!delivering) return { kind: "nothing-to-do" };
+    attempt = delivering.deliveryAttempts;
+    await generations.recordDelivery(id, attempt, { state: "sending" });
     const delivered = await deliverOutputs(delivering, deps);
+    await generations.recordDelivery(id, attempt, { state: "sent", messageIds: delivered.messageIds });
     const done = await generations.delivered(id, delivered.messageIds, delivered.fileIds);
     if (done) {
       const text = t(g.language, g.late ? "gen-done-late" : "gen-done", { cost: g.charged ?? 0 });
@@ -71,6 +76,9 @@ export async function deliverGeneration(id: string, deps: DeliverDeps): Promise<
     }
     return { kind: "delivered", delivered };
   } catch (err) {
+    if (attempt !== undefined) {
+      await generations.recordDelivery(id, attempt, { state: "failed", error: (err as Error).message });
+    }
     const reason = unreachable(err);
     if (!reason) throw err;
     deps.logger.warn({ generationId: id, reason }, "chat unreachable: result kept for /history");

@@ -66,7 +66,8 @@ export async function callMethod(
     if (fault) {
       fault.times -= 1;
       if (fault.times <= 0) world.faults.splice(world.faults.indexOf(fault), 1);
-      throw fault.error;
+      if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+      if (fault.error) throw fault.error;
     }
     const result = await entry.handler(world, params, signal ? { signal } : {});
     envelope = { ok: true, result: JSON.parse(JSON.stringify(result ?? true)) };

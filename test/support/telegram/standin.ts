@@ -51,6 +51,8 @@ export interface TelegramStandIn {
     error: { code: number; description: string; retryAfter?: number },
     times?: number,
   ): void;
+  /** holds the next `times` calls of `method` ("*" for any) for `ms` of real time before serving them */
+  delayNext(method: string, ms: number, times?: number): void;
   /** runs a Bot API call directly, as if the bot made it */
   call(method: string, params?: Record<string, unknown>): Promise<Envelope>;
   close(): Promise<void>;
@@ -106,6 +108,9 @@ export async function startTelegramStandIn(options: StandInOptions = {}): Promis
         error: new ApiError(error.code, error.description, parameters),
         times,
       });
+    },
+    delayNext(method, ms, times = 1) {
+      w.faults.push({ method: method.toLowerCase(), delayMs: ms, times });
     },
     call: async (method, params = {}) => (await callMethod(w, method, new Params(params))).envelope,
     async close() {

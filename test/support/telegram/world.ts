@@ -66,7 +66,10 @@ export interface PaymentState {
 
 export interface Fault {
   method: string;
-  error: ApiError;
+  /** answer with this error; without one the call is served normally (after any delay) */
+  error?: ApiError;
+  /** hold the call this long (real ms) first: a slow upload, or a bot killed mid-call */
+  delayMs?: number;
   times: number;
 }
 

@@ -1,0 +1,134 @@
+import type { Context } from "grammy";
+import type { GenerationParams } from "../../generations/params";
+import { maxDubSeconds } from "../../generations/quote";
+import { type DubbingLanguage, type DubbingSourceLanguage, dubbingLanguages } from "../../media/catalog";
+import type { Language } from "../../users/language";
+import { collectMedia } from "./collect-media";
+import type { MediaInput } from "./inputs";
+import { type ConversationDeps, openConversation, priceLines, type SeedBase, shortened } from "./opening";
+import { type PanelSpec, runPanel, type Setting } from "./panel";
+import type { Conv, Translate } from "./screen";
+import { submitRequest } from "./submit";
+
+export interface DubSeed extends SeedBase {
+  media?: MediaInput;
+  target?: DubbingLanguage;
+  params?: Extract<GenerationParams, { operation: "dub" }>;
+}
+
+interface DubRequest {
+  media: MediaInput;
+  target: DubbingLanguage;
+  source: DubbingSourceLanguage;
+}
+
+const isTarget = (v: string): v is DubbingLanguage => (dubbingLanguages as readonly string[]).includes(v);
+const isSource = (v: string): v is DubbingSourceLanguage => v === "auto" || isTarget(v);
+
+/** A language's name in the user's language. */
+export function languageName(t: Translate, code: string): string {
+  return code === "auto" ? t("cv-lang-auto") : t(`dub-lang-${code}`);
+}
+
+function languageSettings(t: Translate): Setting<DubRequest>[] {
+  const layout = { perRow: 3, perPage: 12 };
+  return [
+    {
+      id: "tl",
+      visible: () => true,
+      button: (s) => t("cv-btn-target", { value: languageName(t, s.target) }),
+      title: () => t("cv-pick-target"),
+      // the service refuses a source equal to the target
+      choices: (s) =>
+        dubbingLanguages.filter((l) => l !== s.source).map((l) => ({ value: l, label: languageName(t, l) })),
+      current: (s) => s.target,
+      apply: (s, v) => (isTarget(v) && v !== s.source ? { ...s, target: v } : s),
+      layout,
+    },
+    {
+      id: "sl",
+      visible: () => true,
+      button: (s) => t("cv-btn-source", { value: languageName(t, s.source) }),
+      title: () => t("cv-pick-source"),
+      choices: (s) =>
+        (["auto", ...dubbingLanguages] as const)
+          .filter((l) => l !== s.target)
+          .map((l) => ({ value: l, label: languageName(t, l) })),
+      current: (s) => s.source,
+      apply: (s, v) => (isSource(v) && v !== s.target ? { ...s, source: v } : s),
+      layout,
+    },
+  ];
+}
+
+function lengthLine(t: Translate, media: MediaInput): string {
+  if (media.durationSeconds === undefined) return t("cv-line-length-unknown", { minutes: maxDubSeconds / 60 });
+  const total = Math.round(media.durationSeconds);
+  return t("cv-line-length", { minutes: Math.floor(total / 60), seconds: String(total % 60).padStart(2, "0") });
+}
+
+function mediaFromParams(p: NonNullable<DubSeed["params"]>): MediaInput {
+  return {
+    ref: p.source,
+    ...(p.kind ? { kind: p.kind } : {}),
+    ...(p.durationSeconds !== undefined ? { durationSeconds: p.durationSeconds } : {}),
+    label: p.source.kind === "url" ? p.source.url : (p.source.fileName ?? p.kind ?? "file"),
+  };
+}
+
+/** Dubbing into the user's own language is the likely wish; for anyone else, English. */
+function defaultTarget(language: Language): DubbingLanguage {
+  return isTarget(language) ? language : "en";
+}
+
+/** /dub: a file or link, the target (and source) language from 30 (plus auto), the price, Confirm. */
+export function dubConversation(deps: ConversationDeps) {
+  return async function dub(conversation: Conv, ctx: Context, seed: DubSeed): Promise<void> {
+    const { screen, t, who, available, language } = await openConversation(conversation, ctx, seed);
+    const quoteOf = (s: DubRequest) => deps.prices.dub(s.media.durationSeconds ?? maxDubSeconds);
+    const spec: PanelSpec<DubRequest> = {
+      summary: (s) =>
+        [
+          t("cv-title-dub"),
+          t("cv-line-file", { value: shortened(s.media.label, 80) }),
+          lengthLine(t, s.media),
+          t("cv-line-target", { value: languageName(t, s.target) }),
+          t("cv-line-source", { value: languageName(t, s.source) }),
+          priceLines(t, quoteOf(s), available),
+        ].join("\n"),
+      settings: languageSettings(t),
+      toggles: [],
+      price: quoteOf,
+    };
+
+    let media = seed.media ?? (seed.params ? mediaFromParams(seed.params) : undefined);
+    let target: DubbingLanguage =
+      seed.target ??
+      (seed.params && isTarget(seed.params.targetLanguage) ? seed.params.targetLanguage : defaultTarget(language));
+    let source: DubbingSourceLanguage =
+      seed.params && isSource(seed.params.sourceLanguage) && seed.params.sourceLanguage !== target
+        ? seed.params.sourceLanguage
+        : "auto";
+    for (;;) {
+      if (media === undefined) {
+        const collected = await collectMedia(screen);
+        if (collected.kind !== "value") return screen.close(t("cv-cancelled"));
+        media = collected.value;
+      }
+      const outcome = await runPanel(screen, spec, { media, target, source }, (s) =>
+        submitRequest(conversation, screen, deps, who, {
+          operation: "dub",
+          source: s.media.ref,
+          targetLanguage: s.target,
+          sourceLanguage: s.source,
+          ...(s.media.durationSeconds !== undefined ? { durationSeconds: s.media.durationSeconds } : {}),
+          ...(s.media.kind ? { kind: s.media.kind } : {}),
+        }),
+      );
+      if (outcome.kind === "done") return;
+      if (outcome.kind === "cancel") return screen.close(t("cv-cancelled"));
+      ({ target, source } = outcome.state);
+      media = undefined;
+    }
+  };
+}

@@ -1,0 +1,115 @@
+import { createConversation } from "@grammyjs/conversations";
+import { Composer, type Context } from "grammy";
+import type { Message } from "grammy/types";
+import type { Generations } from "../../generations/service";
+import { type DubbingLanguage, dubbingLanguages } from "../../media/catalog";
+import type { BotContext } from "../context";
+import { historyFeature } from "../features/history";
+import { panelPrefix } from "./callback-data";
+import { type DubSeed, dubConversation } from "./dub";
+import { type EditSeed, editConversation } from "./edit";
+import { type ImageSeed, imageConversation } from "./image";
+import { type Checked, linkIn, mediaIn, type PhotoInput, photoIn } from "./inputs";
+import type { ConversationDeps } from "./opening";
+import { type VideoSeed, videoConversation } from "./video";
+
+/** Commands of this feature, for the command menu (each has a `cmd-<name>` description). */
+export const conversationCommands = ["image", "edit", "video", "dub", "history"] as const;
+
+export interface ConversationFeatureDeps extends ConversationDeps {
+  generations: ConversationDeps["generations"] & Pick<Generations, "get" | "paramsOf" | "recent">;
+}
+
+type Operation = "image" | "edit" | "video" | "dub";
+type Seed = ImageSeed | EditSeed | VideoSeed | DubSeed;
+
+/** A new request always starts clean: whatever conversation was open is left. */
+async function start(ctx: BotContext, operation: Operation, seed: Seed): Promise<void> {
+  await ctx.conversation.exitAll();
+  await ctx.conversation.enter(operation, seed);
+}
+
+const argument = (ctx: { match: string | RegExpMatchArray }) =>
+  typeof ctx.match === "string" && ctx.match.trim() !== "" ? ctx.match.trim() : undefined;
+
+function accepted<T>(checked: Checked<T> | undefined): T | undefined {
+  return checked?.ok ? checked.value : undefined;
+}
+
+/** /edit on a photo (as its caption) or in reply to one brings the photo along. */
+function photosOf(message: Message): PhotoInput[] {
+  const own = accepted(photoIn(message));
+  const replied = accepted(photoIn(message.reply_to_message));
+  return [own ?? replied].filter((p): p is PhotoInput => p !== undefined);
+}
+
+function dubSeedOf(message: Message, text: string | undefined): DubSeed {
+  const seed: DubSeed = { replyTo: message.message_id };
+  for (const word of text?.split(/\s+/) ?? []) {
+    const code = word.toLowerCase();
+    if ((dubbingLanguages as readonly string[]).includes(code)) seed.target = code as DubbingLanguage;
+    const link = linkIn(word);
+    if (link?.ok) seed.media = { ref: { kind: "url", url: link.url }, label: link.url };
+  }
+  seed.media ??= accepted(mediaIn(message)) ?? accepted(mediaIn(message.reply_to_message));
+  return seed;
+}
+
+/**
+ * The four guided conversations (/image, /edit, /video, /dub), the buttons
+ * under results ("again" `rg:`, "edit this" `ed:`), and /history. Requires
+ * the conversations plugin installed earlier (createBot does).
+ */
+export function conversationFeatures(deps: ConversationFeatureDeps): Composer<BotContext>[] {
+  const conversations = new Composer<BotContext>();
+  conversations.use(createConversation<BotContext, Context>(imageConversation(deps), "image"));
+  conversations.use(createConversation<BotContext, Context>(editConversation(deps), "edit"));
+  conversations.use(createConversation<BotContext, Context>(videoConversation(deps), "video"));
+  conversations.use(createConversation<BotContext, Context>(dubConversation(deps), "dub"));
+
+  const entries = new Composer<BotContext>();
+  entries.command("image", (ctx) => {
+    const prompt = argument(ctx);
+    return start(ctx, "image", { replyTo: ctx.msg.message_id, ...(prompt ? { prompt } : {}) });
+  });
+  entries.command("video", (ctx) => {
+    const prompt = argument(ctx);
+    return start(ctx, "video", { replyTo: ctx.msg.message_id, ...(prompt ? { prompt } : {}) });
+  });
+  entries.command("edit", (ctx) => {
+    const prompt = argument(ctx);
+    const seed: EditSeed = {
+      replyTo: ctx.msg.message_id,
+      images: photosOf(ctx.msg),
+      ...(prompt ? { prompt } : {}),
+      ...(ctx.msg.media_group_id ? { album: true } : {}),
+    };
+    return start(ctx, "edit", seed);
+  });
+  entries.command("dub", (ctx) => start(ctx, "dub", dubSeedOf(ctx.msg, argument(ctx))));
+
+  entries.callbackQuery(/^(rg|ed):([0-9a-f-]{36})$/, async (ctx) => {
+    await ctx.answerCallbackQuery();
+    const g = await deps.generations.get(ctx.match[2]!);
+    if (!g || g.userId !== ctx.from.id) return;
+    const replyTo = ctx.callbackQuery.message?.message_id;
+    const where = replyTo ? { replyTo } : {};
+    if (ctx.match[1] === "ed") {
+      const images = (g.fileIds ?? [])
+        .slice(0, 1)
+        .map((fileId): PhotoInput => ({ ref: { kind: "telegram", fileId } }));
+      return start(ctx, "edit", { ...where, images });
+    }
+    const params = deps.generations.paramsOf(g);
+    return start(ctx, params.operation, { ...where, params } as Seed);
+  });
+
+  // A button of a conversation that has ended (confirmed, cancelled, or replaced).
+  entries.callbackQuery(new RegExp(`^${panelPrefix}`), (ctx) =>
+    ctx.answerCallbackQuery({ text: ctx.t("cv-expired-button") }),
+  );
+
+  return [conversations, entries, historyFeature(deps)];
+}
+
+export { conversationsPlugin } from "./plugin";

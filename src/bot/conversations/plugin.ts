@@ -1,0 +1,52 @@
+import { type ConversationData, conversations, type VersionedState } from "@grammyjs/conversations";
+import type { Context, MiddlewareFn } from "grammy";
+import { z } from "zod";
+import type { Database } from "../../db/client";
+import type { BotContext } from "../context";
+import { chatUserKey } from "../keys";
+import { createKvStorage } from "../storage";
+
+export const conversationStoragePrefix = "conversation:";
+
+/**
+ * Bump when a conversation changes so that replays stored by the previous
+ * release no longer fit the code: those conversations then start afresh
+ * instead of replaying into the wrong step.
+ */
+export const conversationVersion = 1;
+
+const storedSchema = z.object({
+  version: z.tuple([z.number(), z.union([z.string(), z.number()])]),
+  state: z.record(z.string(), z.array(z.unknown())),
+}) as unknown as z.ZodType<VersionedState<ConversationData>>;
+
+/**
+ * The conversations plugin over Postgres (`kv_store`), per chat and user like
+ * the session, so a conversation survives restarts and is shared by every
+ * process. Installed before the always-available handlers so /cancel can
+ * leave a conversation. Updates without a chat and a user (inline queries,
+ * pre-checkout queries) have no conversation and touch no storage.
+ */
+export function conversationsPlugin(db: Database): MiddlewareFn<BotContext> {
+  const adapter = createKvStorage(db, conversationStoragePrefix, storedSchema);
+  return conversations<BotContext, Context>({
+    storage: {
+      type: "context",
+      version: conversationVersion,
+      adapter: {
+        read: (ctx) => {
+          const key = chatUserKey(ctx);
+          return key === undefined ? undefined : adapter.read(key);
+        },
+        write: async (ctx, state) => {
+          const key = chatUserKey(ctx);
+          if (key !== undefined) await adapter.write(key, state);
+        },
+        delete: async (ctx) => {
+          const key = chatUserKey(ctx);
+          if (key !== undefined) await adapter.delete(key);
+        },
+      },
+    },
+  }) as MiddlewareFn<BotContext>;
+}

@@ -1,0 +1,146 @@
+import { Composer, GrammyError, InlineKeyboard } from "grammy";
+import type { InputMediaPhoto } from "grammy/types";
+import { describeParams } from "../../generations/params";
+import type { Generation, Generations } from "../../generations/service";
+import type { BotContext } from "../context";
+
+export const historyLimit = 10;
+
+const retryable = new Set(["failed", "rejected", "expired", "cancelled"]);
+const reserved = new Set(["queued", "submitting", "pending", "completed", "delivering"]);
+
+/** Callback data: `hs:<generation id>` re-sends a result (≤ 64 bytes). */
+export const historyData = { show: (gid: string) => `hs:${gid}` };
+const showPattern = /^hs:([0-9a-f-]{36})$/;
+
+function shorten(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
+}
+
+function costText(ctx: BotContext, g: Generation): string {
+  if (g.state === "delivered" || (g.state === "completed" && g.charged !== null))
+    return ctx.t("history-cost-charged", { cost: g.charged ?? g.price });
+  if (reserved.has(g.state)) return ctx.t("history-cost-held", { cost: g.price });
+  return ctx.t("history-cost-none");
+}
+
+function lineOf(ctx: BotContext, g: Generation, index: number, describe: (g: Generation) => string): string {
+  const when = g.createdAt.toISOString().slice(0, 16).replace("T", " ");
+  return ctx.t("history-line", {
+    index,
+    operation: ctx.t(`op-${g.operation}`),
+    state: ctx.t(`history-state-${g.state}`),
+    cost: costText(ctx, g),
+    what: shorten(describe(g), 60),
+    when,
+  });
+}
+
+function resultKeyboard(ctx: BotContext, g: Generation): InlineKeyboard {
+  const keyboard = new InlineKeyboard().text(ctx.t("btn-regenerate"), `rg:${g.id}`);
+  if (g.operation === "image" || g.operation === "edit") keyboard.text(ctx.t("btn-edit-result"), `ed:${g.id}`);
+  return keyboard;
+}
+
+/** Telegram refuses a file_id sent as the wrong kind; a document takes any file. */
+async function withDocumentFallback<T>(send: () => Promise<T>, asDocument: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (err) {
+    if (err instanceof GrammyError && err.error_code === 400) return asDocument();
+    throw err;
+  }
+}
+
+/** Sends a result again by its Telegram file_ids: no new upload, no new cost. */
+async function resend(ctx: BotContext, g: Generation, caption: string): Promise<void> {
+  const fileIds = g.fileIds ?? [];
+  const other = { caption, reply_markup: resultKeyboard(ctx, g) };
+  const document = (id: string) => () => ctx.replyWithDocument(id, other).then(() => undefined);
+  if (g.operation === "image" || g.operation === "edit") {
+    await ctx.replyWithChatAction("upload_photo");
+    if (fileIds.length === 1) {
+      const id = fileIds[0]!;
+      await withDocumentFallback(() => ctx.replyWithPhoto(id, other).then(() => undefined), document(id));
+      return;
+    }
+    const media = fileIds.slice(0, 10).map(
+      (id, i): InputMediaPhoto => ({ type: "photo", media: id, ...(i === 0 ? { caption } : {}) }),
+    );
+    await withDocumentFallback(
+      () => ctx.replyWithMediaGroup(media).then(() => undefined),
+      async () => {
+        for (const id of fileIds) await ctx.replyWithDocument(id);
+      },
+    );
+    return;
+  }
+  const kind = g.operation === "video" ? "video" : (g.params as { kind?: string }).kind;
+  await ctx.replyWithChatAction(kind === "video" ? "upload_video" : "upload_voice");
+  for (const id of fileIds) {
+    await withDocumentFallback(
+      () =>
+        (kind === "video" ? ctx.replyWithVideo(id, other) : ctx.replyWithAudio(id, other)).then(() => undefined),
+      document(id),
+    );
+  }
+}
+
+export interface HistoryDeps {
+  generations: Pick<Generations, "recent" | "get" | "paramsOf">;
+}
+
+/**
+ * /history: the user's recent requests with their state and cost; finished
+ * ones can be shown again (by file_id), failed ones tried again (`rg:`, which
+ * the conversations handle).
+ */
+export function historyFeature(deps: HistoryDeps): Composer<BotContext> {
+  const feature = new Composer<BotContext>();
+  const describe = (g: Generation) => {
+    try {
+      return describeParams(deps.generations.paramsOf(g));
+    } catch {
+      return "";
+    }
+  };
+
+  feature.command("history", async (ctx) => {
+    if (!ctx.from) return;
+    const recent = await deps.generations.recent(ctx.from.id, historyLimit);
+    if (recent.length === 0) return void (await ctx.reply(ctx.t("history-empty")));
+    const keyboard = new InlineKeyboard();
+    let buttons = 0;
+    const lines = recent.map((g, i) => {
+      const index = i + 1;
+      const label =
+        g.state === "delivered" && (g.fileIds?.length ?? 0) > 0
+          ? { text: ctx.t("history-btn-show", { index }), data: historyData.show(g.id) }
+          : retryable.has(g.state)
+            ? { text: ctx.t("history-btn-retry", { index }), data: `rg:${g.id}` }
+            : undefined;
+      if (label) {
+        if (buttons > 0 && buttons % 3 === 0) keyboard.row();
+        keyboard.text(label.text, label.data);
+        buttons++;
+      }
+      return lineOf(ctx, g, index, describe);
+    });
+    await ctx.reply([ctx.t("history-title"), ...lines].join("\n\n"), {
+      ...(buttons > 0 ? { reply_markup: keyboard } : {}),
+    });
+  });
+
+  feature.callbackQuery(showPattern, async (ctx) => {
+    await ctx.answerCallbackQuery();
+    const g = await deps.generations.get(ctx.match[1]!);
+    if (!g || g.userId !== ctx.from.id || (g.fileIds?.length ?? 0) === 0) {
+      await ctx.reply(ctx.t("history-gone"));
+      return;
+    }
+    await resend(ctx, g, shorten(describe(g), 900));
+  });
+
+  return feature;
+}

@@ -1,0 +1,483 @@
+import { readFileSync } from "node:fs";
+import type { InlineKeyboardButton, Message } from "grammy/types";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Generation } from "../../src/generations/service";
+import { createPrices, loadPriceTable } from "../../src/pricing/prices";
+import { eventually, generationIn, type Harness, startHarness } from "../support/harness";
+import type { BotMessage, TestUser } from "../support/telegram";
+
+/**
+ * The guided conversations end to end: the Telegram stand-in, the simulator,
+ * real Postgres and Redis, the whole runtime in this process on a fast clock.
+ * Buttons are pressed by their callback data where the label is translated.
+ */
+
+const prices = createPrices(loadPriceTable());
+const WELCOME = 100;
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../src/simulator/fixtures/${name}`, import.meta.url));
+
+/** Fluent isolates placeables in right-to-left text. */
+const plain = (text: string | undefined) => (text ?? "").replace(/[\u2068\u2069]/g, "");
+const says = (part: string) => (m: BotMessage) => plain(m.text).includes(part);
+const byData = (data: string) => (b: InlineKeyboardButton) =>
+  "callback_data" in b && b.callback_data === data;
+const buttons = (m: BotMessage | Message) => m.reply_markup?.inline_keyboard.flat() ?? [];
+const hasData = (data: string) => (m: BotMessage) => buttons(m).some(byData(data));
+
+/** A sticker: the stand-in has no helper for it, so the message goes in through the user's own chat. */
+function sendSticker(user: TestUser): Message {
+  const internals = user as unknown as {
+    post(chat: unknown, content: Record<string, unknown>, options: Record<string, unknown>): Message;
+    chatState: unknown;
+  };
+  return internals.post(
+    internals.chatState,
+    {
+      sticker: {
+        file_id: `sticker-${user.id}`,
+        file_unique_id: `sticker-u-${user.id}`,
+        type: "regular",
+        width: 512,
+        height: 512,
+        is_animated: false,
+        is_video: false,
+      },
+    },
+    {},
+  );
+}
+
+describe("guided conversations", () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h?.stop());
+
+  async function newUser(language: "en" | "fa" = "en"): Promise<TestUser> {
+    const user = h.tg.user({ language });
+    await user.send("/start");
+    await user.waitFor((m) => Boolean(m.text));
+    return user;
+  }
+
+  /** Presses the button with this callback data on the newest message that has it, then waits for `then`. */
+  async function tap(user: TestUser, data: string, then?: (m: BotMessage) => unknown): Promise<BotMessage> {
+    const before = user.messages().at(-1)?.message_id ?? 0;
+    const target = await user.waitFor(hasData(data));
+    await user.press(byData(data), { message: target });
+    if (!then) return target;
+    return user.waitFor(then, { after: Math.min(before, target.message_id) - 1 });
+  }
+
+  const panel = (m: BotMessage) => buttons(m).some(byData("cv:ok"));
+
+  async function generations(userId: number): Promise<Generation[]> {
+    return h.runtime.generations.recent(userId, 50);
+  }
+
+  async function expectPaidOnce(user: TestUser, g: Generation) {
+    expect(g.charged).toBe(g.price);
+    expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: WELCOME - g.price, held: 0 });
+    expect(await h.runtime.ledger.audit({ userId: user.id })).toEqual([]);
+  }
+
+  // ------------------------------------------------------------------ the four operations
+
+  test("image in English: prompt, then only buttons (model, resolution, ratio, count), one charge", async () => {
+    const user = await newUser("en");
+    await user.send("/image");
+    await user.waitFor(says("Describe the image"));
+    await user.send("a red lighthouse at dusk");
+    await user.waitFor((m) => panel(m) && says("🖼 New image")(m));
+
+    const picker = await tap(user, "cv:o:m", says("Choose a model"));
+    expect(buttons(picker).find(byData("cv:p:gamma-5-pro"))?.text).toBe("gamma-5-pro · 8 cr");
+    await tap(user, "cv:p:gamma-5-pro", says("Model: gamma-5-pro"));
+    await tap(user, "cv:o:r", says("Choose the resolution"));
+    await tap(user, "cv:p:2K", says("Resolution: 2K"));
+    await tap(user, "cv:o:a", says("Choose the aspect ratio"));
+    await tap(user, "cv:p:1:1", says("Aspect ratio: 1:1"));
+    await tap(user, "cv:o:n", says("How many images"));
+    const summary = await tap(user, "cv:p:2", says("Number of images: 2"));
+    const price = prices.image("gamma-5-pro", "2K", 2);
+    expect(price.ok && price.credits).toBe(24);
+    expect(plain(summary.text)).toContain("Price: 24 credits (balance: 100)");
+    expect(buttons(summary).find(byData("cv:ok"))?.text).toBe("✅ Confirm · 24 credits");
+
+    await tap(user, "cv:ok");
+    await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 20_000 });
+    const g = await generationIn(h, user.id, "delivered");
+    expect(g.params).toMatchObject({
+      operation: "image",
+      prompt: "a red lighthouse at dusk",
+      model: "gamma-5-pro",
+      resolution: "2K",
+      imageSize: "1:1",
+      numImages: 2,
+    });
+    await expectPaidOnce(user, g);
+  });
+
+  test("image in Persian: a Persian prompt and two taps on the defaults", async () => {
+    const user = await newUser("fa");
+    await user.send("/image");
+    await user.waitFor(says("تصویری را که می‌خواهید"));
+    await user.send("یک فانوس دریایی قرمز در غروب");
+    const summary = await user.waitFor((m) => panel(m) && says("🖼 تصویر جدید")(m));
+    expect(plain(summary.text)).toContain("مدل: nano-core-2");
+    await tap(user, "cv:o:a", says("نسبت تصویر را انتخاب کنید"));
+    await tap(user, "cv:p:16:9", says("نسبت تصویر: 16:9"));
+    await tap(user, "cv:ok");
+    const photo = await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 20_000 });
+    expect(photo.caption).toContain("یک فانوس دریایی قرمز در غروب");
+    const g = await generationIn(h, user.id, "delivered");
+    expect(g.language).toBe("fa");
+    expect(g.params).toMatchObject({ model: "nano-core-2", imageSize: "16:9", numImages: 1 });
+    await expectPaidOnce(user, g);
+  });
+
+  test("edit in English: an album of two photos, a description, buttons, one charge", async () => {
+    const user = await newUser("en");
+    await user.send("/edit");
+    await user.waitFor(says("Send 1 to 3 photos"));
+    await user.sendAlbum([
+      { width: 640, height: 480 },
+      { width: 640, height: 480 },
+    ]);
+    await user.waitFor(says("2 of 3 pictures received"));
+    // the album shares one counter message
+    expect(user.messages().filter((m) => plain(m.text).includes("pictures received"))).toHaveLength(1);
+    await user.send("make the sky purple");
+    const summary = await user.waitFor((m) => panel(m) && says("✏️ Photo edit")(m));
+    expect(plain(summary.text)).toContain("Pictures: 2");
+    // a 640×480 picture keeps its proportions as near as the service allows
+    expect(plain(summary.text)).toContain("Aspect ratio: 16:9");
+    await tap(user, "cv:o:m", says("Choose a model"));
+    await tap(user, "cv:p:nano-lite", says("Model: nano-lite"));
+    await tap(user, "cv:ok");
+    await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 20_000 });
+    const g = await generationIn(h, user.id, "delivered");
+    expect(g.params).toMatchObject({ operation: "edit", prompt: "make the sky purple", model: "nano-lite" });
+    expect((g.params as { images: unknown[] }).images).toHaveLength(2);
+    const create = h.sim.requests.filter((r) => r.path === "/api/v1/images/edits").at(-1);
+    expect((JSON.parse(create?.body ?? "{}") as { image_urls?: string[] }).image_urls).toHaveLength(2);
+    await expectPaidOnce(user, g);
+  });
+
+  test("edit in Persian: a reply to a photo, then buttons only; the result's edit button starts a new edit", async () => {
+    const user = await newUser("fa");
+    const own = await user.sendPhoto({ width: 600, height: 800 });
+    await user.replyTo(own, "/edit آسمان را بنفش کن");
+    const summary = await user.waitFor((m) => panel(m) && says("✏️ ویرایش عکس")(m));
+    expect(plain(summary.text)).toContain("نسبت تصویر: 9:16");
+    await tap(user, "cv:o:n", says("چند تصویر؟"));
+    await tap(user, "cv:p:1", says("تعداد تصاویر"));
+    await tap(user, "cv:ok");
+    const result = await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 20_000 });
+    const g = await generationIn(h, user.id, "delivered");
+    await expectPaidOnce(user, g);
+
+    // "✏️ ویرایش همین" under the result: the result is the photo of a new edit
+    await user.press(/ویرایش همین/, { message: result });
+    await user.waitFor(says("چه چیزی تغییر کند؟"), { after: result });
+    await user.send("یک کلاه اضافه کن");
+    await user.waitFor((m) => panel(m) && says("تصاویر: ۱")(m), { after: result });
+    await tap(user, "cv:ok");
+    await eventually(async () => ((await generations(user.id)).length === 2 ? true : undefined));
+    const [second] = await generations(user.id);
+    expect((second!.params as { images: Array<{ fileId?: string }> }).images[0]?.fileId).toBe(g.fileIds?.[0]);
+  });
+
+  test("video in English: model with sound and web search, duration, resolution, ratio", async () => {
+    const user = await newUser("en");
+    await user.send("/video");
+    await user.waitFor(says("Describe the video"));
+    await user.send("waves rolling onto a beach");
+    await user.waitFor(panel);
+    await tap(user, "cv:o:m", says("Choose a model"));
+    await tap(user, "cv:p:video-b-2-mini", says("Model: video-b-2-mini"));
+    await tap(user, "cv:t:au", says("Sound: on"));
+    await tap(user, "cv:t:ws", says("Web search: on"));
+    await tap(user, "cv:o:d", says("How long"));
+    await tap(user, "cv:p:4", says("Duration: 4 s"));
+    await tap(user, "cv:o:r", says("Choose the resolution"));
+    await tap(user, "cv:p:480p", says("Resolution: 480p"));
+    await tap(user, "cv:o:a", says("Choose the aspect ratio"));
+    const summary = await tap(user, "cv:p:1:1", says("Aspect ratio: 1:1"));
+    expect(plain(summary.text)).toContain("Price: 4 credits");
+    await tap(user, "cv:ok");
+    await user.waitFor((m) => m.video !== undefined, { timeoutMs: 30_000 });
+    const g = await generationIn(h, user.id, "delivered");
+    expect(g.params).toMatchObject({
+      operation: "video",
+      model: "video-b-2-mini",
+      duration: 4,
+      resolution: "480p",
+      aspectRatio: "1:1",
+      generateAudio: true,
+      webSearch: true,
+    });
+    await expectPaidOnce(user, g);
+  });
+
+  test("video in Persian: only the durations a model allows are offered", async () => {
+    const user = await newUser("fa");
+    await user.send("/video");
+    await user.waitFor(says("ویدیو را توضیح دهید"));
+    await user.send("موج‌هایی که به ساحل می‌رسند");
+    await user.waitFor(panel);
+    await tap(user, "cv:o:m", says("مدل را انتخاب کنید"));
+    await tap(user, "cv:p:video-e-3.1", says("مدل: video-e-3.1"));
+    const durations = await tap(user, "cv:o:d", says("چند ثانیه"));
+    expect(
+      buttons(durations)
+        .map((b) => ("callback_data" in b ? b.callback_data : ""))
+        .filter((d) => d?.startsWith("cv:p:")),
+    ).toEqual(["cv:p:4", "cv:p:6", "cv:p:8"]);
+    await tap(user, "cv:p:6", says("مدت: ۶ ثانیه"));
+    await tap(user, "cv:ok");
+    await user.waitFor((m) => m.video !== undefined, { timeoutMs: 30_000 });
+    const g = await generationIn(h, user.id, "delivered");
+    expect(g.params).toMatchObject({ model: "video-e-3.1", duration: 6, aspectRatio: "16:9" });
+    await expectPaidOnce(user, g);
+  });
+
+  test("dub in English: an uploaded audio, target language from the second page, source language", async () => {
+    const user = await newUser("en");
+    await user.send("/dub");
+    await user.waitFor(says("Send the audio or video to dub"));
+    await user.sendAudio({
+      bytes: fixture("audio.mp3"),
+      fileName: "talk.mp3",
+      mimeType: "audio/mpeg",
+      duration: 3,
+    });
+    const summary = await user.waitFor((m) => panel(m) && says("🎙 Dubbing")(m));
+    expect(plain(summary.text)).toContain("Dub into: English");
+    expect(plain(summary.text)).toContain("Price: 10 credits");
+    await tap(user, "cv:o:tl", says("Dub into which language"));
+    await tap(user, "cv:g:1", hasData("cv:p:nl"));
+    await tap(user, "cv:p:nl", says("Dub into: Dutch"));
+    const sources = await tap(user, "cv:o:sl", says("Which language is spoken"));
+    expect(buttons(sources).some(byData("cv:p:auto"))).toBe(true);
+    await tap(user, "cv:p:en", says("Spoken language: English"));
+    await tap(user, "cv:ok");
+    await user.waitFor((m) => m.audio !== undefined || m.video !== undefined, { timeoutMs: 30_000 });
+    const g = await generationIn(h, user.id, "delivered");
+    expect(g.params).toMatchObject({ operation: "dub", targetLanguage: "nl", sourceLanguage: "en" });
+    expect(await h.runtime.ledger.audit({ userId: user.id })).toEqual([]);
+  });
+
+  test("dub in Persian: an https link, priced for five minutes until measured", async () => {
+    const user = await newUser("fa");
+    await user.send("/dub");
+    await user.waitFor(says("صدا یا ویدیویی را که باید دوبله شود"));
+    const source = "https://media.example/interview.mp3";
+    await user.send(source);
+    const summary = await user.waitFor((m) => panel(m) && says("🎙 دوبله")(m));
+    expect(plain(summary.text)).toContain("دوبله به: فارسی");
+    expect(plain(summary.text)).toContain("لینک با قیمت");
+    await tap(user, "cv:o:tl", says("به چه زبانی دوبله شود؟"));
+    await tap(user, "cv:p:de", says("دوبله به: آلمانی"));
+    await tap(user, "cv:ok");
+    const g = await eventually(async () => (await generations(user.id))[0]);
+    const held = prices.dub(300);
+    expect(g.price).toBe(held.ok ? held.credits : -1);
+    expect(g.params).toMatchObject({
+      operation: "dub",
+      targetLanguage: "de",
+      source: { kind: "url", url: source },
+    });
+  });
+
+  // ------------------------------------------------------------------ bad inputs
+
+  test("bad prompts are answered and the conversation goes on", async () => {
+    const user = await newUser("en");
+    await user.send("/image");
+    const ask = await user.waitFor(says("Describe the image"));
+    await user.send("   ");
+    await user.waitFor(says("The description is empty"), { after: ask });
+    await user.send("x".repeat(2001));
+    await user.waitFor(says("This description has 2001 characters; at most 2000 fit"), { after: ask });
+    sendSticker(user);
+    await user.waitFor(says("Stickers cannot be descriptions"), { after: ask });
+    await user.send("a calm lake");
+    await user.waitFor((m) => panel(m) && says("Description: a calm lake")(m));
+  });
+
+  test("bad pictures for an edit are answered and the conversation goes on (fa)", async () => {
+    const user = await newUser("fa");
+    await user.send("/edit");
+    const ask = await user.waitFor(says("عکس برای ویرایش بفرستید"));
+    sendSticker(user);
+    await user.waitFor(says("این یک استیکر است"), { after: ask });
+    await user.send("http://example.com/cat.jpg");
+    await user.waitFor(says("فقط لینک‌های https"), { after: ask });
+    await user.sendPhoto({ width: 800, height: 600, declaredSize: 25 * 1024 * 1024 });
+    await user.waitFor(says("۲۰ مگابایت"), { after: ask });
+    await user.sendAlbum([{}, {}, {}, {}]);
+    await user.waitFor(says("۳ تصویر اول را نگه داشتم"), { after: ask });
+    await user.waitFor(says("۳ از ۳ تصویر دریافت شد"), { after: ask });
+    await user.send("رنگ‌ها را گرم‌تر کن");
+    await user.waitFor((m) => panel(m) && says("تصاویر: ۳")(m), { after: ask });
+  });
+
+  test("bad files for dubbing are answered and the conversation goes on", async () => {
+    const user = await newUser("en");
+    await user.send("/dub");
+    const ask = await user.waitFor(says("Send the audio or video to dub"));
+    await user.sendAudio({ duration: 60, declaredSize: 25 * 1024 * 1024 });
+    await user.waitFor(says("This file is 25 MB; Telegram lets bots download at most 20 MB"), { after: ask });
+    await user.sendVideo({ duration: 60, declaredSize: 150 * 1024 * 1024 });
+    await user.waitFor(says("the studio takes at most 100 MB"), { after: ask });
+    await user.sendVoice({ duration: 400 });
+    await user.waitFor(says("This file is 6 min 40 s long"), { after: ask });
+    await user.send("http://example.com/talk.mp3");
+    await user.waitFor(says("Only https links work"), { after: ask });
+    await user.sendDocument({ fileName: "notes.pdf", mimeType: "application/pdf" });
+    await user.waitFor(says("Please send an audio or video"), { after: ask });
+    sendSticker(user);
+    await user.sendVideo({ duration: 42, fileName: "clip.mp4" });
+    const summary = await user.waitFor((m) => panel(m) && says("File: clip.mp4")(m), { after: ask });
+    expect(plain(summary.text)).toContain("Length: 0:42");
+  });
+
+  // ------------------------------------------------------------------ safety
+
+  test("double-tapping Confirm creates one generation", async () => {
+    const user = await newUser("en");
+    await user.send("/image two taps");
+    const summary = await user.waitFor(panel);
+    await Promise.all([
+      user.press(byData("cv:ok"), { message: summary }),
+      user.press(byData("cv:ok"), { message: summary }),
+    ]);
+    await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 20_000 });
+    await h.tg.idle();
+    const all = await generations(user.id);
+    expect(all).toHaveLength(1);
+    await expectPaidOnce(user, await generationIn(h, user.id, "delivered"));
+  });
+
+  test("/start and /balance answer inside a conversation, /cancel leaves it", async () => {
+    const user = await newUser("en");
+    await user.send("/video");
+    await user.send("a fox in the snow");
+    const summary = await user.waitFor(panel);
+    await user.send("/balance");
+    await user.waitFor(says("Your credits"), { after: summary });
+    // still in the conversation: its buttons work
+    await tap(user, "cv:o:d", says("How long"));
+    await user.send("/cancel");
+    await user.waitFor(says("Cancelled. Nothing was charged."), { after: summary });
+    await user.press(byData("cv:b"), { message: summary });
+    await h.tg.idle();
+    expect(await generations(user.id)).toHaveLength(0);
+    expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: WELCOME, held: 0 });
+  });
+
+  test("not enough credits: says how many are missing, spends nothing, the panel stays", async () => {
+    const user = await newUser("en");
+    await user.send("/video a long journey");
+    await user.waitFor(panel);
+    await tap(user, "cv:o:m", says("Choose a model"));
+    await tap(user, "cv:p:video-c-3-prime", says("Model: video-c-3-prime"));
+    await tap(user, "cv:o:r", says("Choose the resolution"));
+    await tap(user, "cv:p:1080p", says("Resolution: 1080p"));
+    await tap(user, "cv:o:d", says("How long"));
+    await tap(user, "cv:g:1", hasData("cv:p:30"));
+    await tap(user, "cv:p:30", says("Duration: 30 s"));
+    await tap(user, "cv:ok", says("You need 170 more"));
+    expect(await generations(user.id)).toHaveLength(0);
+    expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: WELCOME, held: 0 });
+    // a fresh panel: a cheaper choice goes through
+    await tap(user, "cv:o:d", says("How long"));
+    await tap(user, "cv:g:0", hasData("cv:p:2"));
+    await tap(user, "cv:p:2", says("Duration: 2 s"));
+    await tap(user, "cv:ok");
+    const g = await generationIn(h, user.id, "delivered", 30_000);
+    await expectPaidOnce(user, g);
+  });
+
+  test("a restart in the middle of a conversation resumes at the same step", async () => {
+    const user = await newUser("en");
+    await user.send("/image");
+    await user.send("a lighthouse after a restart");
+    await user.waitFor(panel);
+    await tap(user, "cv:o:m", says("Choose a model"));
+    await h.stopRuntime();
+    await h.startRuntime();
+    await tap(user, "cv:p:alpha-quality", says("Model: alpha-quality"));
+    await tap(user, "cv:ok");
+    await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 20_000 });
+    const g = await generationIn(h, user.id, "delivered");
+    expect(g.params).toMatchObject({ model: "alpha-quality", prompt: "a lighthouse after a restart" });
+    await expectPaidOnce(user, g);
+  });
+
+  // ------------------------------------------------------------------ history, menus
+
+  test("/history lists requests with state and cost; a result is sent again by file_id; a failed one can be tried again", async () => {
+    const user = await newUser("en");
+    await user.send("/image a quiet harbour");
+    await tap(user, "cv:ok");
+    await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 20_000 });
+    const done = await generationIn(h, user.id, "delivered");
+    h.sim.faults.nextTask({ operation: "image", fail: true });
+    await user.send("/image a broken dream");
+    await tap(user, "cv:ok");
+    await generationIn(h, user.id, "failed");
+
+    await user.send("/history");
+    const list = await user.waitFor(says("Your recent requests"));
+    expect(plain(list.text)).toMatch(/1\. Image generation · ❌ failed · no charge/);
+    expect(plain(list.text)).toMatch(/2\. Image generation · ✅ delivered · 4 credits/);
+
+    const sends = h.tg.callsOf("sendPhoto").length;
+    await user.press(byData(`hs:${done.id}`), { message: list });
+    const again = await user.waitFor((m) => m.photo !== undefined && m.message_id > list.message_id);
+    expect(again.caption).toContain("a quiet harbour");
+    const resend = h.tg.callsOf("sendPhoto").slice(sends).at(-1);
+    expect(resend?.params.photo).toBe(done.fileIds?.[0]);
+
+    const [failed] = await generations(user.id);
+    await user.press(byData(`rg:${failed!.id}`), { message: list });
+    const retry = await user.waitFor((m) => panel(m) && says("a broken dream")(m), { after: list });
+    expect(retry).toBeDefined();
+  });
+
+  test("command menus are set in English and Persian", () => {
+    const en = h.tg.commandMenu(0).map((c) => c.command);
+    expect(en).toEqual(expect.arrayContaining(["image", "edit", "video", "dub", "history", "cancel"]));
+    const fa = h.tg.commandMenu(0, "fa");
+    expect(fa.find((c) => c.command === "image")?.description).toBe("ساخت تصویر از روی توضیح");
+  });
+
+  test("/cancel also cancels a request still queued and releases its hold; a long queue shows the place", async () => {
+    // without workers nothing leaves the queue
+    await h.runtime.workers?.close();
+    const others = await Promise.all([newUser("en"), newUser("en"), newUser("en")]);
+    for (const other of others) {
+      await other.send("/image waiting");
+      await tap(other, "cv:ok", says("in the queue"));
+    }
+    const user = await newUser("en");
+    await user.send("/image patience");
+    const status = await tap(user, "cv:ok", says("Place in the queue: 4"));
+    expect((await generations(user.id))[0]?.state).toBe("queued");
+    expect(await h.runtime.ledger.account(user.id)).toMatchObject({ held: 4 });
+
+    await user.send("/cancel");
+    await user.waitFor(says("Your queued request was cancelled; its 4 credits are back"), { after: status });
+    const [g] = await generations(user.id);
+    expect(g?.state).toBe("cancelled");
+    expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: WELCOME, held: 0 });
+    expect(await h.runtime.ledger.audit({ userId: user.id })).toEqual([]);
+    await h.stopRuntime();
+    await h.startRuntime();
+  });
+});

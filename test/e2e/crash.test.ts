@@ -1,0 +1,96 @@
+import type { ChildProcess } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { eventually, generationIn, type Harness, startHarness } from "../support/harness";
+import type { TestUser } from "../support/telegram";
+
+/**
+ * The worker is a real process, killed with SIGKILL in the middle of its work;
+ * a new one takes over. The web role (bot, webhooks) runs in this process.
+ */
+describe("a worker killed mid-flight loses nothing", () => {
+  let h: Harness;
+  let worker: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    h = await startHarness({
+      env: { ROLE: "web" },
+      // long enough that the webhook adopts the task before a resubmission would
+      timing: { adoptionGraceMs: 20 * 60_000 },
+    });
+  });
+  afterAll(async () => {
+    worker?.kill("SIGKILL");
+    await h?.stop();
+  });
+
+  async function kill(child: ChildProcess) {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGKILL");
+    await exited;
+  }
+
+  async function newUser(): Promise<TestUser> {
+    const user = h.tg.user({ language: "en" });
+    await user.send("/start");
+    await user.waitFor((m) => Boolean(m.text));
+    return user;
+  }
+
+  async function requestImage(user: TestUser, prompt: string) {
+    await user.send(`/image ${prompt}`);
+    const offer = await user.waitFor((m) =>
+      m.reply_markup?.inline_keyboard.flat().some((b) => b.text.includes("✅")),
+    );
+    await user.press(/✅/, { message: offer });
+  }
+
+  test("killed while its create request is in flight: the task is adopted by gid, charged once, delivered", async () => {
+    worker = await h.spawnWorker();
+    const user = await newUser();
+    // the service holds the create for 10 real seconds: the worker dies waiting for it
+    h.sim.faults.nextCreate({ delayMs: 1_000_000 });
+    await requestImage(user, "a lighthouse in a storm");
+    const g = await generationIn(h, user.id, "submitting");
+    await eventually(async () =>
+      h.sim.requests.some((r) => r.path === "/api/v1/images/generations") ? true : undefined,
+    );
+    await kill(worker);
+    worker = await h.spawnWorker();
+    const done = await generationIn(h, user.id, "delivered", 40_000);
+    const tasksOfGid = h.sim.tasks().filter((t) => t.metadata?.gid === g.id);
+    expect(tasksOfGid).toHaveLength(1);
+    expect(done.taskId).toBe(tasksOfGid[0]!.id);
+    expect(user.messages().filter((m) => m.photo).length).toBeGreaterThanOrEqual(1);
+    expect(await h.db.db.$count((await import("../../src/db/schema")).orphanTasks)).toBe(0);
+    expect(await h.runtime.ledger.account(user.id)).toEqual({
+      userId: user.id,
+      available: 100 - done.price,
+      held: 0,
+    });
+    expect(await h.runtime.ledger.audit()).toEqual([]);
+  });
+
+  test("killed while uploading the result: delivered by the next worker, charged once", async () => {
+    worker ??= await h.spawnWorker();
+    const user = await newUser();
+    h.tg.delayNext("sendPhoto", 3_000);
+    await requestImage(user, "a fox in the snow");
+    await generationIn(h, user.id, "delivering", 30_000);
+    // the upload is held by Telegram for 3 s: the worker dies in the middle of it
+    await new Promise((r) => setTimeout(r, 300));
+    await kill(worker);
+    worker = await h.spawnWorker();
+    const done = await generationIn(h, user.id, "delivered", 40_000);
+    // at least once: the interrupted upload may also have arrived
+    expect(user.messages().filter((m) => m.photo).length).toBeGreaterThanOrEqual(1);
+    const attempts = await h.runtime.generations.deliveriesOf(done.id);
+    expect(attempts.map((a) => a.state)).toEqual(["sending", "sent"]);
+    expect(done.deliveryAttempts).toBe(2);
+    expect(await h.runtime.ledger.account(user.id)).toEqual({
+      userId: user.id,
+      available: 100 - done.price,
+      held: 0,
+    });
+    expect(await h.runtime.ledger.audit()).toEqual([]);
+  });
+});

@@ -1,0 +1,31 @@
+import pino from "pino";
+import { startRuntime } from "../../src/app";
+import { loadConfig } from "../../src/config";
+import { scaledClock } from "../../src/lib/clock";
+import { createMediaClient } from "../../src/media/client";
+
+/**
+ * The worker role in a process of its own, on the test's clock, so a crash
+ * test can kill it with SIGKILL mid-job. Configured through the environment.
+ */
+const config = loadConfig(process.env);
+const clock = scaledClock(
+  Number(process.env.CLOCK_FACTOR ?? 1),
+  Number(process.env.CLOCK_ORIGIN ?? Date.now()),
+);
+const runtime = await startRuntime(config, {
+  clock,
+  logger: pino({ level: config.logLevel }),
+  skipMigrations: true,
+  timing: JSON.parse(process.env.RUNTIME_TIMING ?? "{}"),
+  media: createMediaClient({
+    baseUrl: config.media.baseUrl!,
+    apiKey: config.media.apiKey!,
+    retryBaseMs: Number(process.env.MEDIA_RETRY_BASE_MS ?? 500),
+    retryMaxMs: 200,
+  }),
+});
+process.stdout.write("worker ready\n");
+process.on("SIGTERM", () => {
+  void runtime.stop().then(() => process.exit(0));
+});
