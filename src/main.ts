@@ -1,7 +1,4 @@
-import { mediaWebhookPath, startRuntime } from "./app";
 import { ConfigError, environment, loadConfig } from "./config";
-import { createLogger } from "./lib/logger";
-import { PriceTableError } from "./pricing/prices";
 
 function exitWith(message: string, code: number): never {
   process.stderr.write(`${message}\n`);
@@ -29,6 +26,10 @@ if (!config.telegram.token) {
   );
 }
 
+// loaded only once the configuration is known to be good, so a bad one is reported fast
+const { mediaWebhookPath, startRuntime } = await import("./app");
+const { createLogger } = await import("./lib/logger");
+const { PriceTableError } = await import("./pricing/prices");
 const logger = createLogger(config.logLevel);
 try {
   const runtime = await startRuntime(config, { logger });

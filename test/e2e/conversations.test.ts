@@ -66,7 +66,7 @@ describe("guided conversations", () => {
   /** Presses the button with this callback data on the newest message that has it, then waits for `then`. */
   async function tap(user: TestUser, data: string, then?: (m: BotMessage) => unknown): Promise<BotMessage> {
     const before = user.messages().at(-1)?.message_id ?? 0;
-    const target = await user.waitFor(hasData(data));
+    const target = user.messages().filter(hasData(data)).at(-1) ?? (await user.waitFor(hasData(data)));
     await user.press(byData(data), { message: target });
     if (!then) return target;
     return user.waitFor(then, { after: Math.min(before, target.message_id) - 1 });
@@ -144,8 +144,8 @@ describe("guided conversations", () => {
     await user.send("/edit");
     await user.waitFor(says("Send 1 to 3 photos"));
     await user.sendAlbum([
-      { width: 640, height: 480 },
-      { width: 640, height: 480 },
+      { width: 1280, height: 720 },
+      { width: 1280, height: 720 },
     ]);
     await user.waitFor(says("2 of 3 pictures received"));
     // the album shares one counter message
@@ -153,7 +153,7 @@ describe("guided conversations", () => {
     await user.send("make the sky purple");
     const summary = await user.waitFor((m) => panel(m) && says("✏️ Photo edit")(m));
     expect(plain(summary.text)).toContain("Pictures: 2");
-    // a 640×480 picture keeps its proportions as near as the service allows
+    // a 1280×720 picture keeps its proportions as near as the service allows
     expect(plain(summary.text)).toContain("Aspect ratio: 16:9");
     await tap(user, "cv:o:m", says("Choose a model"));
     await tap(user, "cv:p:nano-lite", says("Model: nano-lite"));
@@ -169,7 +169,7 @@ describe("guided conversations", () => {
 
   test("edit in Persian: a reply to a photo, then buttons only; the result's edit button starts a new edit", async () => {
     const user = await newUser("fa");
-    const own = await user.sendPhoto({ width: 600, height: 800 });
+    const own = await user.sendPhoto({ width: 720, height: 1280 });
     await user.replyTo(own, "/edit آسمان را بنفش کن");
     const summary = await user.waitFor((m) => panel(m) && says("✏️ ویرایش عکس")(m));
     expect(plain(summary.text)).toContain("نسبت تصویر: 9:16");
@@ -241,7 +241,8 @@ describe("guided conversations", () => {
     await tap(user, "cv:ok");
     await user.waitFor((m) => m.video !== undefined, { timeoutMs: 30_000 });
     const g = await generationIn(h, user.id, "delivered");
-    expect(g.params).toMatchObject({ model: "video-e-3.1", duration: 6, aspectRatio: "16:9" });
+    // the ratio chosen before (the default 9:16) is one video-e-3.1 accepts, so it stays
+    expect(g.params).toMatchObject({ model: "video-e-3.1", duration: 6, aspectRatio: "9:16" });
     await expectPaidOnce(user, g);
   });
 
@@ -352,12 +353,14 @@ describe("guided conversations", () => {
     const user = await newUser("en");
     await user.send("/image two taps");
     const summary = await user.waitFor(panel);
-    await Promise.all([
+    const taps = await Promise.all([
       user.press(byData("cv:ok"), { message: summary }),
       user.press(byData("cv:ok"), { message: summary }),
     ]);
     await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 20_000 });
     await h.tg.idle();
+    const answers = await Promise.all(taps.map((id) => user.waitForAnswer(id)));
+    expect(answers.map((a) => a.text)).toEqual([undefined, "This menu is no longer active."]);
     const all = await generations(user.id);
     expect(all).toHaveLength(1);
     await expectPaidOnce(user, await generationIn(h, user.id, "delivered"));
@@ -378,6 +381,39 @@ describe("guided conversations", () => {
     await h.tg.idle();
     expect(await generations(user.id)).toHaveLength(0);
     expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: WELCOME, held: 0 });
+  });
+
+  test("a new command inside a conversation starts over; the old panel's buttons are answered, not obeyed", async () => {
+    const user = await newUser("en");
+    await user.send("/video a slow sunrise");
+    const old = await user.waitFor(panel);
+    await user.send("/image a fast sunset");
+    await user.waitFor((m) => panel(m) && says("🖼 New image")(m), { after: old });
+    const stale = await user.press(byData("cv:ok"), { message: old });
+    expect((await user.waitForAnswer(stale)).text).toBe("This menu is no longer active.");
+    // and the stale buttons are gone
+    await user.waitFor((m) => m.message_id === old.message_id && buttons(m).length === 0);
+    await tap(user, "cv:ok");
+    const g = await generationIn(h, user.id, "delivered");
+    expect(g.params).toMatchObject({ operation: "image", prompt: "a fast sunset" });
+    expect(await generations(user.id)).toHaveLength(1);
+  });
+
+  test("in a forum topic: the question forces a reply, the panel and the result stay in the topic", async () => {
+    const user = await newUser("en");
+    const group = h.tg.group({ forum: true, members: [user] });
+    const topic = group.createTopic(user, "Art");
+    await user.sendIn(group, "/image", { threadId: topic });
+    const question = await user.waitFor(says("Describe the image"), { in: group });
+    expect(question.message_thread_id).toBe(topic);
+    await user.replyTo(question, "a lantern in the fog");
+    const summary = await user.waitFor(panel, { in: group });
+    expect(summary.message_thread_id).toBe(topic);
+    await user.press(byData("cv:ok"), { in: group, message: summary });
+    const photo = await user.waitFor((m) => m.photo !== undefined, { in: group, timeoutMs: 20_000 });
+    expect(photo.message_thread_id).toBe(topic);
+    const g = await generationIn(h, user.id, "delivered");
+    expect(g).toMatchObject({ chatId: group.id, threadId: topic });
   });
 
   test("not enough credits: says how many are missing, spends nothing, the panel stays", async () => {
@@ -468,7 +504,7 @@ describe("guided conversations", () => {
     const user = await newUser("en");
     await user.send("/image patience");
     const status = await tap(user, "cv:ok", says("Place in the queue: 4"));
-    expect((await generations(user.id))[0]?.state).toBe("queued");
+    await generationIn(h, user.id, "queued");
     expect(await h.runtime.ledger.account(user.id)).toMatchObject({ held: 4 });
 
     await user.send("/cancel");

@@ -1,6 +1,6 @@
 import { InlineKeyboard } from "grammy";
 import { imageParams } from "../../generations/params";
-import { type Screen, navRow, type Translate } from "./screen";
+import { navRow, type Screen, type Translate } from "./screen";
 import { back, cancelled, type StepResult, value } from "./steps";
 
 /** The prompt rule of the stored params (generations/params.ts), so what we accept is what we store. */
@@ -11,7 +11,9 @@ export const promptMaxLength = 2000;
 export function promptProblem(text: string, t: Translate): string | undefined {
   if (promptSchema.safeParse(text).success) return undefined;
   const length = text.trim().length;
-  return length === 0 ? t("cv-prompt-empty") : t("cv-prompt-too-long", { length, max: promptMaxLength });
+  return length === 0
+    ? t("cv-prompt-empty")
+    : t("cv-prompt-too-long", { length: String(length), max: String(promptMaxLength) });
 }
 
 /** Asks for a description in any language; a wrong answer is explained and asked again. */

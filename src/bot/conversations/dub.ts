@@ -62,9 +62,13 @@ function languageSettings(t: Translate): Setting<DubRequest>[] {
 }
 
 function lengthLine(t: Translate, media: MediaInput): string {
-  if (media.durationSeconds === undefined) return t("cv-line-length-unknown", { minutes: maxDubSeconds / 60 });
+  if (media.durationSeconds === undefined)
+    return t("cv-line-length-unknown", { minutes: maxDubSeconds / 60 });
   const total = Math.round(media.durationSeconds);
-  return t("cv-line-length", { minutes: Math.floor(total / 60), seconds: String(total % 60).padStart(2, "0") });
+  return t("cv-line-length", {
+    minutes: Math.floor(total / 60),
+    seconds: String(total % 60).padStart(2, "0"),
+  });
 }
 
 function mediaFromParams(p: NonNullable<DubSeed["params"]>): MediaInput {
@@ -104,7 +108,9 @@ export function dubConversation(deps: ConversationDeps) {
     let media = seed.media ?? (seed.params ? mediaFromParams(seed.params) : undefined);
     let target: DubbingLanguage =
       seed.target ??
-      (seed.params && isTarget(seed.params.targetLanguage) ? seed.params.targetLanguage : defaultTarget(language));
+      (seed.params && isTarget(seed.params.targetLanguage)
+        ? seed.params.targetLanguage
+        : defaultTarget(language));
     let source: DubbingSourceLanguage =
       seed.params && isSource(seed.params.sourceLanguage) && seed.params.sourceLanguage !== target
         ? seed.params.sourceLanguage

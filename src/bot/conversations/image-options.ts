@@ -80,7 +80,10 @@ export function imageQuote(prices: Prices, o: ImageOptions) {
 }
 
 /** Model, aspect ratio, resolution (models with several) and count (models with several outputs). */
-export function imageSettings<S extends { options: ImageOptions }>(t: Translate, prices: Prices): Setting<S>[] {
+export function imageSettings<S extends { options: ImageOptions }>(
+  t: Translate,
+  prices: Prices,
+): Setting<S>[] {
   const withOptions = (s: S, options: ImageOptions): S => ({ ...s, options });
   return [
     {

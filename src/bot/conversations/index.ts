@@ -11,6 +11,7 @@ import { type EditSeed, editConversation } from "./edit";
 import { type ImageSeed, imageConversation } from "./image";
 import { type Checked, linkIn, mediaIn, type PhotoInput, photoIn } from "./inputs";
 import type { ConversationDeps } from "./opening";
+import { dropStaleButtons } from "./screen";
 import { type VideoSeed, videoConversation } from "./video";
 
 /** Commands of this feature, for the command menu (each has a `cmd-<name>` description). */
@@ -21,6 +22,13 @@ export interface ConversationFeatureDeps extends ConversationDeps {
 }
 
 type Operation = "image" | "edit" | "video" | "dub";
+
+/**
+ * A conversation left alone this long (real time) ends at the user's next
+ * update, which then goes to the rest of the bot: an abandoned panel does not
+ * capture someone's messages a week later.
+ */
+export const conversationIdleMs = 24 * 60 * 60 * 1000;
 type Seed = ImageSeed | EditSeed | VideoSeed | DubSeed;
 
 /** A new request always starts clean: whatever conversation was open is left. */
@@ -62,10 +70,11 @@ function dubSeedOf(message: Message, text: string | undefined): DubSeed {
  */
 export function conversationFeatures(deps: ConversationFeatureDeps): Composer<BotContext>[] {
   const conversations = new Composer<BotContext>();
-  conversations.use(createConversation<BotContext, Context>(imageConversation(deps), "image"));
-  conversations.use(createConversation<BotContext, Context>(editConversation(deps), "edit"));
-  conversations.use(createConversation<BotContext, Context>(videoConversation(deps), "video"));
-  conversations.use(createConversation<BotContext, Context>(dubConversation(deps), "dub"));
+  const options = (id: Operation) => ({ id, maxMillisecondsToWait: conversationIdleMs });
+  conversations.use(createConversation<BotContext, Context>(imageConversation(deps), options("image")));
+  conversations.use(createConversation<BotContext, Context>(editConversation(deps), options("edit")));
+  conversations.use(createConversation<BotContext, Context>(videoConversation(deps), options("video")));
+  conversations.use(createConversation<BotContext, Context>(dubConversation(deps), options("dub")));
 
   const entries = new Composer<BotContext>();
   entries.command("image", (ctx) => {
@@ -105,9 +114,10 @@ export function conversationFeatures(deps: ConversationFeatureDeps): Composer<Bo
   });
 
   // A button of a conversation that has ended (confirmed, cancelled, or replaced).
-  entries.callbackQuery(new RegExp(`^${panelPrefix}`), (ctx) =>
-    ctx.answerCallbackQuery({ text: ctx.t("cv-expired-button") }),
-  );
+  entries.callbackQuery(new RegExp(`^${panelPrefix}`), async (ctx) => {
+    await ctx.answerCallbackQuery({ text: ctx.t("cv-expired-button") });
+    await dropStaleButtons(ctx);
+  });
 
   return [conversations, entries, historyFeature(deps)];
 }

@@ -69,7 +69,12 @@ export function photoIn(m: Message | undefined): Checked<PhotoInput> | undefined
     return {
       ok: true,
       value: {
-        ref: { kind: "telegram", fileId: best.file_id, fileUniqueId: best.file_unique_id, size: best.file_size },
+        ref: {
+          kind: "telegram",
+          fileId: best.file_id,
+          fileUniqueId: best.file_unique_id,
+          size: best.file_size,
+        },
         width: best.width,
         height: best.height,
       },

@@ -1,5 +1,5 @@
 import type { Context } from "grammy";
-import type { Prices, PriceQuote } from "../../pricing/prices";
+import type { PriceQuote, Prices } from "../../pricing/prices";
 import type { Language } from "../../users/language";
 import { negotiateLanguage, translate } from "../i18n";
 import { type Conv, Screen, type Translate } from "./screen";

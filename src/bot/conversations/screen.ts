@@ -145,6 +145,7 @@ export class Screen {
         const onThisScreen = query.message?.message_id === this.messageId;
         if (!action || !onThisScreen) {
           await ctx.answerCallbackQuery({ text: this.t("cv-expired-button") });
+          await dropStaleButtons(ctx);
           continue;
         }
         await ctx.answerCallbackQuery();
@@ -158,6 +159,16 @@ export class Screen {
       this.stale = true;
       return { type: "message", ctx };
     }
+  }
+}
+
+/** Removes the buttons a user pressed on a screen that is no longer active. */
+export async function dropStaleButtons(ctx: Context): Promise<void> {
+  if (!ctx.callbackQuery?.message) return;
+  try {
+    await ctx.editMessageReplyMarkup({ reply_markup: new InlineKeyboard() });
+  } catch (err) {
+    if (!(notModified(err) || gone(err))) throw err;
   }
 }
 

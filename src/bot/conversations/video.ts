@@ -49,8 +49,11 @@ export function fitVideoOptions(o: Partial<VideoOptions>, model: VideoModel): Vi
   return {
     model,
     duration:
-      o.duration !== undefined && allowedDurations(model).includes(o.duration) ? o.duration : info.defaultDuration,
-    resolution: o.resolution && info.resolutions.includes(o.resolution) ? o.resolution : info.defaultResolution,
+      o.duration !== undefined && allowedDurations(model).includes(o.duration)
+        ? o.duration
+        : info.defaultDuration,
+    resolution:
+      o.resolution && info.resolutions.includes(o.resolution) ? o.resolution : info.defaultResolution,
     aspectRatio:
       o.aspectRatio && info.aspectRatios.includes(o.aspectRatio) ? o.aspectRatio : info.defaultAspectRatio,
     generateAudio: info.audio ? (o.generateAudio ?? false) : false,

@@ -39,7 +39,8 @@ function lineOf(ctx: BotContext, g: Generation, index: number, describe: (g: Gen
 
 function resultKeyboard(ctx: BotContext, g: Generation): InlineKeyboard {
   const keyboard = new InlineKeyboard().text(ctx.t("btn-regenerate"), `rg:${g.id}`);
-  if (g.operation === "image" || g.operation === "edit") keyboard.text(ctx.t("btn-edit-result"), `ed:${g.id}`);
+  if (g.operation === "image" || g.operation === "edit")
+    keyboard.text(ctx.t("btn-edit-result"), `ed:${g.id}`);
   return keyboard;
 }
 
@@ -65,9 +66,9 @@ async function resend(ctx: BotContext, g: Generation, caption: string): Promise<
       await withDocumentFallback(() => ctx.replyWithPhoto(id, other).then(() => undefined), document(id));
       return;
     }
-    const media = fileIds.slice(0, 10).map(
-      (id, i): InputMediaPhoto => ({ type: "photo", media: id, ...(i === 0 ? { caption } : {}) }),
-    );
+    const media = fileIds
+      .slice(0, 10)
+      .map((id, i): InputMediaPhoto => ({ type: "photo", media: id, ...(i === 0 ? { caption } : {}) }));
     await withDocumentFallback(
       () => ctx.replyWithMediaGroup(media).then(() => undefined),
       async () => {
@@ -81,7 +82,9 @@ async function resend(ctx: BotContext, g: Generation, caption: string): Promise<
   for (const id of fileIds) {
     await withDocumentFallback(
       () =>
-        (kind === "video" ? ctx.replyWithVideo(id, other) : ctx.replyWithAudio(id, other)).then(() => undefined),
+        (kind === "video" ? ctx.replyWithVideo(id, other) : ctx.replyWithAudio(id, other)).then(
+          () => undefined,
+        ),
       document(id),
     );
   }

@@ -1,0 +1,80 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { freePort } from "../support/harness";
+import { startTelegramStandIn, type TelegramStandIn } from "../support/telegram";
+
+/**
+ * The README's first command: sandbox mode with nothing configured but a bot
+ * token. Embedded PGlite, the built-in simulator, real Redis; Telegram is the stand-in.
+ */
+describe("npm run sandbox", () => {
+  let tg: TelegramStandIn | undefined;
+  let bot: ChildProcess | undefined;
+  let dataDir: string | undefined;
+  afterAll(async () => {
+    bot?.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 500));
+    bot?.kill("SIGKILL");
+    await tg?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const base = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
+
+  test("without a token it says exactly what to set, and exits", () => {
+    const r = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      env: { ...base, SANDBOX: "1" },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("BotFather");
+    expect(r.stderr).toContain("BOT_TOKEN=");
+  });
+
+  test("with a token it starts on embedded defaults and makes a picture", async () => {
+    tg = await startTelegramStandIn({ rules: { flood: false } });
+    dataDir = await mkdtemp(join(tmpdir(), "msb-sandbox-"));
+    const port = await freePort();
+    bot = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      env: {
+        ...base,
+        SANDBOX: "1",
+        BOT_TOKEN: tg.token,
+        TELEGRAM_API_ROOT: tg.apiRoot,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        REDIS_PREFIX: `msb-sandbox-${randomBytes(4).toString("hex")}`,
+        LOG_LEVEL: "info",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    bot.stdout?.on("data", (c: Buffer) => {
+      output += c.toString();
+    });
+    bot.stderr?.on("data", (c: Buffer) => {
+      output += c.toString();
+    });
+    const deadline = Date.now() + 60_000;
+    while (!output.includes("media studio bot started")) {
+      if (Date.now() > deadline || bot.exitCode !== null) throw new Error(`sandbox did not start:\n${output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(output).toContain("SANDBOX");
+    const user = tg.user({ language: "en" });
+    await user.send("/start");
+    await user.waitFor((m) => Boolean(m.text?.includes("credits")), { timeoutMs: 20_000 });
+    await user.send("/image a lighthouse");
+    const offer = await user.waitFor((m) => Boolean(m.reply_markup), { timeoutMs: 20_000 });
+    await user.press(/✅/, { message: offer });
+    // the built-in simulator runs in real time: a few seconds for an image
+    const photo = await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 40_000 });
+    expect(photo.caption).toContain("lighthouse");
+  });
+});
