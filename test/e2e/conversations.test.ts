@@ -360,7 +360,10 @@ describe("guided conversations", () => {
     await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 20_000 });
     await h.tg.idle();
     const answers = await Promise.all(taps.map((id) => user.waitForAnswer(id)));
-    expect(answers.map((a) => a.text)).toEqual([undefined, "This menu is no longer active."]);
+    // whichever came first confirmed; the other found the conversation over
+    expect(answers.map((a) => a.text ?? "")).toEqual(
+      expect.arrayContaining(["", "This menu is no longer active."]),
+    );
     const all = await generations(user.id);
     expect(all).toHaveLength(1);
     await expectPaidOnce(user, await generationIn(h, user.id, "delivered"));

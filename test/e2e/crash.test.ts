@@ -1,7 +1,13 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { eventually, generationIn, type Harness, startHarness } from "../support/harness";
-import type { TestUser } from "../support/telegram";
+import {
+  eventually,
+  generationIn,
+  type Harness,
+  requestImage,
+  startedUser,
+  startHarness,
+} from "../support/harness";
 
 /**
  * The worker is a real process, killed with SIGKILL in the middle of its work;
@@ -29,24 +35,9 @@ describe("a worker killed mid-flight loses nothing", () => {
     await exited;
   }
 
-  async function newUser(): Promise<TestUser> {
-    const user = h.tg.user({ language: "en" });
-    await user.send("/start");
-    await user.waitFor((m) => Boolean(m.text));
-    return user;
-  }
-
-  async function requestImage(user: TestUser, prompt: string) {
-    await user.send(`/image ${prompt}`);
-    const offer = await user.waitFor((m) =>
-      m.reply_markup?.inline_keyboard.flat().some((b) => b.text.includes("✅")),
-    );
-    await user.press(/✅/, { message: offer });
-  }
-
   test("killed while its create request is in flight: the task is adopted by gid, charged once, delivered", async () => {
     worker = await h.spawnWorker();
-    const user = await newUser();
+    const user = await startedUser(h);
     // the service holds the create for 10 real seconds: the worker dies waiting for it
     h.sim.faults.nextCreate({ delayMs: 1_000_000 });
     await requestImage(user, "a lighthouse in a storm");
@@ -72,7 +63,7 @@ describe("a worker killed mid-flight loses nothing", () => {
 
   test("killed while uploading the result: delivered by the next worker, charged once", async () => {
     worker ??= await h.spawnWorker();
-    const user = await newUser();
+    const user = await startedUser(h);
     h.tg.delayNext("sendPhoto", 3_000);
     await requestImage(user, "a fox in the snow");
     await generationIn(h, user.id, "delivering", 30_000);

@@ -2,8 +2,15 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { translate } from "../../src/bot/i18n";
 import { signGid } from "../../src/storage/signed-tokens";
-import { eventually, generationIn, type Harness, redisUrl, startHarness } from "../support/harness";
-import type { TestUser } from "../support/telegram";
+import {
+  eventually,
+  generationIn,
+  type Harness,
+  redisUrl,
+  requestImage,
+  startedUser,
+  startHarness,
+} from "../support/harness";
 
 /** Strips the Unicode isolation marks Fluent puts around variables in Persian. */
 const plain = (s: string | undefined) => (s ?? "").replace(/[\u2068\u2069]/g, "");
@@ -15,24 +22,8 @@ describe("when things go wrong, the user is told and pays nothing twice", () => 
   });
   afterAll(async () => h?.stop());
 
-  async function newUser(language = "en"): Promise<TestUser> {
-    const user = h.tg.user({ language });
-    await user.send("/start");
-    await user.waitFor((m) => Boolean(m.text));
-    return user;
-  }
-
-  async function requestImage(user: TestUser, prompt = "a quiet harbour") {
-    await user.send(`/image ${prompt}`);
-    const offer = await user.waitFor((m) =>
-      m.reply_markup?.inline_keyboard.flat().some((b) => b.text.includes("✅")),
-    );
-    await user.press(/✅/, { message: offer });
-    return offer;
-  }
-
   test("the service fails the task: credits released, the user told in Persian", async () => {
-    const user = await newUser("fa");
+    const user = await startedUser(h, "fa");
     h.sim.faults.nextTask({ fail: true });
     const status = await requestImage(user);
     const g = await generationIn(h, user.id, "failed");
@@ -42,7 +33,7 @@ describe("when things go wrong, the user is told and pays nothing twice", () => 
   });
 
   test("a create rejected with 400: nothing held, the user told why", async () => {
-    const user = await newUser();
+    const user = await startedUser(h);
     h.sim.faults.nextCreate({ status: 400, code: "invalid_request" });
     const status = await requestImage(user);
     await generationIn(h, user.id, "rejected");
@@ -53,7 +44,7 @@ describe("when things go wrong, the user is told and pays nothing twice", () => 
   });
 
   test("insufficient credits: nothing created, the user told how many are missing", async () => {
-    const user = await newUser();
+    const user = await startedUser(h);
     await h.runtime.ledger.adjust({ userId: user.id, amount: -98, key: `drain-${user.id}` });
     const status = await requestImage(user);
     const message = await user.waitFor(
@@ -65,7 +56,7 @@ describe("when things go wrong, the user is told and pays nothing twice", () => 
   });
 
   test("a duplicated webhook charges once and delivers once", async () => {
-    const user = await newUser();
+    const user = await startedUser(h);
     h.sim.faults.nextTask({ webhook: "duplicate" });
     await requestImage(user);
     const g = await generationIn(h, user.id, "delivered");
@@ -82,7 +73,7 @@ describe("when things go wrong, the user is told and pays nothing twice", () => 
   });
 
   test("forged webhooks are refused and change nothing", async () => {
-    const user = await newUser();
+    const user = await startedUser(h);
     h.sim.faults.nextTask({ webhook: "drop", extraLatencyMs: 60_000 });
     await requestImage(user);
     const g = await generationIn(h, user.id, "pending");
@@ -122,7 +113,7 @@ describe("when things go wrong, the user is told and pays nothing twice", () => 
   });
 
   test("a webhook that never arrives: polling completes the generation", async () => {
-    const user = await newUser();
+    const user = await startedUser(h);
     h.sim.faults.nextTask({ webhook: "drop" });
     await requestImage(user);
     await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 20_000 });
@@ -136,7 +127,7 @@ describe("when things go wrong, the user is told and pays nothing twice", () => 
   });
 
   test("fewer images than asked: an album of what came, charged for what came", async () => {
-    const user = await newUser();
+    const user = await startedUser(h);
     h.sim.faults.nextTask({ imagesReturned: 2 });
     const r = await h.runtime.generations.create({
       key: `album-${user.id}`,
@@ -157,7 +148,7 @@ describe("when things go wrong, the user is told and pays nothing twice", () => 
   });
 
   test("Redis flushed mid-flight: the reconciler puts the work back and it completes, charged once", async () => {
-    const user = await newUser();
+    const user = await startedUser(h);
     h.sim.faults.nextTask({ webhook: "drop", extraLatencyMs: 20_000 });
     await requestImage(user);
     await generationIn(h, user.id, "pending");

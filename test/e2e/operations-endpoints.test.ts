@@ -47,7 +47,7 @@ describe("health, readiness, metrics and the file proxy", () => {
     expect((await fetch(`${h.runtime.url}/files/${expired}`)).status).toBe(410);
     const forged = signFileToken("not-our-secret-0123456789abcdef012345", { k: "tg", f: fileId, e });
     expect((await fetch(`${h.runtime.url}/files/${forged}`)).status).toBe(403);
-    const escape = signFileToken(h.config.signingSecret, { k: "out", p: "../../etc/passwd", e });
-    expect((await fetch(`${h.runtime.url}/files/${escape}`)).status).toBeGreaterThanOrEqual(400);
+    const escaping = signFileToken(h.config.signingSecret, { k: "out", p: "../../etc/passwd", e });
+    expect((await fetch(`${h.runtime.url}/files/${escaping}`)).status).toBeGreaterThanOrEqual(400);
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createPrices, loadPriceTable } from "../../src/pricing/prices";
-import { generationIn, type Harness, startHarness } from "../support/harness";
+import { confirmOffer, generationIn, type Harness, startedUser, startHarness } from "../support/harness";
 import type { TestUser } from "../support/telegram";
 
 const prices = createPrices(loadPriceTable());
@@ -20,20 +20,6 @@ describe("the four operations end to end", () => {
   });
   afterAll(async () => h?.stop());
 
-  async function newUser(language = "en"): Promise<TestUser> {
-    const user = h.tg.user({ language });
-    await user.send("/start");
-    await user.waitFor((m) => Boolean(m.text));
-    return user;
-  }
-
-  async function confirm(user: TestUser) {
-    const offer = await user.waitFor((m) =>
-      m.reply_markup?.inline_keyboard.flat().some((b) => b.text.includes("✅")),
-    );
-    await user.press(/✅/, { message: offer });
-  }
-
   async function expectChargedOnce(user: TestUser) {
     const g = await generationIn(h, user.id, "delivered");
     expect(g.charged).toBeGreaterThan(0);
@@ -47,9 +33,9 @@ describe("the four operations end to end", () => {
   }
 
   test("image: /image <prompt> → a photo with the prompt and cost in its caption", async () => {
-    const user = await newUser();
+    const user = await startedUser(h);
     await user.send("/image a red lighthouse at dusk");
-    await confirm(user);
+    await confirmOffer(user);
     const photo = await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 20_000 });
     const g = await expectChargedOnce(user);
     expect(photo.caption).toContain("a red lighthouse at dusk");
@@ -62,9 +48,9 @@ describe("the four operations end to end", () => {
   });
 
   test("edit: a photo with /edit in its caption → the service downloads it through our file proxy", async () => {
-    const user = await newUser();
+    const user = await startedUser(h);
     await user.sendPhoto({ width: 640, height: 480, caption: "/edit make the sky purple" });
-    await confirm(user);
+    await confirmOffer(user);
     const photo = await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 20_000 });
     expect(photo.caption).toContain("make the sky purple");
     await expectChargedOnce(user);
@@ -77,16 +63,16 @@ describe("the four operations end to end", () => {
   });
 
   test("video: /video <prompt> → a playable video", async () => {
-    const user = await newUser();
+    const user = await startedUser(h);
     await user.send("/video waves rolling onto a beach");
-    await confirm(user);
+    await confirmOffer(user);
     const video = await user.waitFor((m) => m.video !== undefined, { timeoutMs: 30_000 });
     expect(video.caption).toContain("waves rolling");
     await expectChargedOnce(user);
   });
 
   test("dub: a reply to an audio file with /dub de → dubbed audio, charged for the measured minutes", async () => {
-    const user = await newUser();
+    const user = await startedUser(h);
     const audio = await user.sendAudio({
       bytes: fixture("audio.mp3"),
       fileName: "talk.mp3",
@@ -94,7 +80,7 @@ describe("the four operations end to end", () => {
       duration: 3,
     });
     await user.replyTo(audio, "/dub de");
-    await confirm(user);
+    await confirmOffer(user);
     const dubbed = await user.waitFor((m) => m.audio !== undefined || m.video !== undefined, {
       timeoutMs: 30_000,
     });

@@ -63,7 +63,8 @@ describe("npm run sandbox", () => {
     });
     const deadline = Date.now() + 60_000;
     while (!output.includes("media studio bot started")) {
-      if (Date.now() > deadline || bot.exitCode !== null) throw new Error(`sandbox did not start:\n${output}`);
+      if (Date.now() > deadline || bot.exitCode !== null)
+        throw new Error(`sandbox did not start:\n${output}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(output).toContain("SANDBOX");

@@ -12,7 +12,12 @@ import { type Clock, scaledClock } from "../../src/lib/clock";
 import { createMediaClient } from "../../src/media/client";
 import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/simulator/server";
 import { createTestDatabase, type TestDatabase } from "./db";
-import { startTelegramStandIn, type TelegramRulesInput, type TelegramStandIn } from "./telegram";
+import {
+  startTelegramStandIn,
+  type TelegramRulesInput,
+  type TelegramStandIn,
+  type TestUser,
+} from "./telegram";
 
 export const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -198,4 +203,27 @@ export async function generationIn(h: Harness, userId: number, state: string, ti
       `generation of user ${userId} never reached ${state}: ${JSON.stringify(g ?? null)}\n${h.tg.transcript(userId)}`,
     );
   }
+}
+
+/** A user who has sent /start and got the welcome. */
+export async function startedUser(h: Harness, language = "en"): Promise<TestUser> {
+  const user = h.tg.user({ language });
+  await user.send("/start");
+  await user.waitFor((m) => Boolean(m.text));
+  return user;
+}
+
+/** Presses ✅ on the latest offer the bot made; returns the offer (it becomes the status message). */
+export async function confirmOffer(user: TestUser) {
+  const offer = await user.waitFor((m) =>
+    m.reply_markup?.inline_keyboard.flat().some((b) => b.text.includes("✅")),
+  );
+  await user.press(/✅/, { message: offer });
+  return offer;
+}
+
+/** `/image <prompt>` and Confirm: the shortest way to a paid generation. */
+export async function requestImage(user: TestUser, prompt = "a quiet harbour") {
+  await user.send(`/image ${prompt}`);
+  return confirmOffer(user);
 }

@@ -3,7 +3,12 @@ import { Composer, InlineKeyboard } from "grammy";
 import type { Message } from "grammy/types";
 import { z } from "zod";
 import type { Database } from "../../db/client";
-import { type GenerationParamsInput, generationParams, type InputRef } from "../../generations/params";
+import {
+  describeParams,
+  type GenerationParamsInput,
+  generationParams,
+  type InputRef,
+} from "../../generations/params";
 import { quote } from "../../generations/quote";
 import type { Generations } from "../../generations/service";
 import {
@@ -46,17 +51,6 @@ function language(ctx: BotContext): string {
 
 function opName(ctx: BotContext, operation: string): string {
   return ctx.t(`op-${operation}`);
-}
-
-function summaryLine(params: z.infer<typeof generationParams>): string {
-  switch (params.operation) {
-    case "image":
-    case "edit":
-    case "video":
-      return params.prompt;
-    case "dub":
-      return `${params.sourceLanguage} → ${params.targetLanguage}`;
-  }
 }
 
 /** The photo a command refers to: attached to it, or the message it replies to. */
@@ -132,7 +126,7 @@ export function studioFeatures(deps: StudioDeps): Composer<BotContext>[] {
     await ctx.reply(
       ctx.t("gen-confirm-summary", {
         operation: opName(ctx, params.operation),
-        prompt: summaryLine(params),
+        prompt: describeParams(params),
         price: price.credits,
       }),
       {
