@@ -1,0 +1,159 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Api } from "grammy";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { translate } from "../../src/bot/i18n";
+import { deliverOutputs, type DeliveryDeps, telegramLimits } from "../../src/delivery/telegram-delivery";
+import type { Generation } from "../../src/generations/service";
+import { createMediaStore } from "../../src/storage/media-store";
+import { verifyFileToken } from "../../src/storage/signed-tokens";
+import { languageFromCode } from "../../src/users/language";
+import { startTelegramStandIn, type TelegramStandIn, type TestUser } from "../support/telegram";
+import { solidPng } from "../support/telegram/images";
+
+/**
+ * How results are sent: photo, album, document when Telegram would recompress
+ * or refuse a photo, and a signed link when a file is over the upload limit.
+ * Real Telegram rules (the stand-in), real files served over HTTP.
+ */
+describe("delivering outputs to Telegram", () => {
+  let tg: TelegramStandIn;
+  let files: Server;
+  let base: string;
+  let root: string;
+  let user: TestUser;
+  const served = new Map<string, { body: Buffer; type: string }>();
+  const secret = "delivery-test-secret-0123456789abcdef";
+
+  beforeAll(async () => {
+    tg = await startTelegramStandIn({ rules: { flood: false } });
+    root = await mkdtemp(join(tmpdir(), "msb-delivery-"));
+    files = createServer((req, res) => {
+      const f = served.get(req.url ?? "");
+      if (!f) return void res.writeHead(404).end();
+      res.writeHead(200, { "content-type": f.type, "content-length": f.body.length }).end(f.body);
+    });
+    await new Promise<void>((r) => files.listen(0, "127.0.0.1", r));
+    base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+    user = tg.user();
+    await user.send("/start");
+  });
+  afterAll(async () => {
+    await tg?.close();
+    files?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  function serve(path: string, body: Buffer, type: string): string {
+    served.set(path, { body, type });
+    return `${base}${path}`;
+  }
+
+  function generation(operation: Generation["operation"], outputs: string[], extra: Partial<Generation> = {}): Generation {
+    const now = new Date();
+    return {
+      id: randomUUID(),
+      requestKey: randomUUID(),
+      userId: user.id,
+      chatId: user.chatId,
+      threadId: null,
+      replyToMessageId: null,
+      statusMessageId: null,
+      inlineMessageId: null,
+      language: "en",
+      operation,
+      params:
+        operation === "video"
+          ? { operation, prompt: "waves", model: "video-a-v3-turbo", duration: 5, resolution: "720p", aspectRatio: "9:16" }
+          : { operation: "image", prompt: "a lighthouse", model: "nano-core-2", imageSize: "1:1", numImages: outputs.length },
+      price: 8,
+      holdKey: "h",
+      state: "delivering",
+      taskId: "t",
+      serviceCredits: 8,
+      outputs: outputs.map((url) => ({ url })),
+      charged: 8,
+      error: null,
+      attempts: 1,
+      deliveryAttempts: 1,
+      late: false,
+      measuredSeconds: null,
+      statusShown: null,
+      notifiedAt: null,
+      deliveredMessageIds: null,
+      fileIds: null,
+      submittedAt: now,
+      deadlineAt: null,
+      nextPollAt: null,
+      finishedAt: now,
+      createdAt: now,
+      updatedAt: now,
+      ...extra,
+    };
+  }
+
+  function deps(): DeliveryDeps {
+    return {
+      api: new Api(tg.token, { apiRoot: tg.apiRoot }),
+      store: createMediaStore(root),
+      t: (lang, key, vars) => translate(languageFromCode(lang), key, vars),
+      publicUrl: "https://bot.example.com",
+      signingSecret: secret,
+      now: () => Date.now(),
+    };
+  }
+
+  test("one image goes as a photo with caption and buttons; the file_id is kept", async () => {
+    const g = generation("image", [serve("/one.png", solidPng(64, 64), "image/png")]);
+    const sent = await deliverOutputs(g, deps());
+    expect(sent.messageIds).toHaveLength(1);
+    expect(sent.fileIds).toHaveLength(1);
+    const m = user.messages().find((x) => x.message_id === sent.messageIds[0]);
+    expect(m?.photo).toBeDefined();
+    expect(m?.caption).toContain("a lighthouse");
+    expect(m?.reply_markup?.inline_keyboard.flat()).toHaveLength(2);
+  });
+
+  test("two to four images go as one album", async () => {
+    const urls = [1, 2, 3].map((i) => serve(`/a${i}.png`, solidPng(32 * i, 32), "image/png"));
+    const sent = await deliverOutputs(generation("image", urls), deps());
+    const album = user.messages().filter((x) => sent.messageIds.includes(x.message_id));
+    expect(album).toHaveLength(3);
+    expect(new Set(album.map((m) => m.media_group_id)).size).toBe(1);
+    expect(album.every((m) => m.photo)).toBe(true);
+  });
+
+  test("an image over Telegram's 10 MB photo limit goes as a document, the original kept", async () => {
+    const big = Buffer.concat([solidPng(16, 16), randomBytes(telegramLimits.photoMaxBytes + 1024)]);
+    const sent = await deliverOutputs(generation("image", [serve("/big.png", big, "image/png")]), deps());
+    const m = user.messages().find((x) => x.message_id === sent.messageIds[0]);
+    expect(m?.document).toBeDefined();
+    expect(m?.photo).toBeUndefined();
+    expect(tg.fileBytes(m!.document!.file_id).length).toBe(big.length);
+  });
+
+  test("a file over the 50 MB upload limit goes as a signed link to our storage", async () => {
+    const huge = randomBytes(telegramLimits.uploadMaxBytes + 1);
+    const g = generation("video", [serve("/huge.mp4", huge, "video/mp4")]);
+    const sent = await deliverOutputs(g, deps());
+    const m = user.messages().find((x) => x.message_id === sent.messageIds[0]);
+    const link = /https:\/\/bot\.example\.com\/files\/(\S+)/.exec(m?.text ?? "");
+    expect(link).not.toBeNull();
+    const verified = verifyFileToken(secret, link![1]!, Date.now());
+    expect(verified).toMatchObject({ ok: true, payload: { k: "out", p: `${g.id}/0.mp4` } });
+    expect(tg.callsOf("sendVideo").length).toBe(0);
+  });
+
+  test("a second delivery of the same generation re-reads the stored copy, not the service", async () => {
+    const path = "/again.png";
+    const g = generation("image", [serve(path, solidPng(40, 40), "image/png")]);
+    await deliverOutputs(g, deps());
+    served.delete(path);
+    const again = await deliverOutputs(g, deps());
+    expect(again.messageIds).toHaveLength(1);
+  });
+});
