@@ -167,6 +167,28 @@ describe("guided conversations", () => {
     await expectPaidOnce(user, g);
   });
 
+  test("edit: an album captioned /edit is gathered by media_group_id; Continue takes the caption as the description", async () => {
+    const user = await newUser("en");
+    await user.sendAlbum([{ caption: "/edit make it snow" }, {}, {}]);
+    const counter = await user.waitFor(says("3 of 3 pictures received"));
+    expect(plain(counter.text)).toContain("Description: make it snow");
+    await tap(user, "cv:d", (m) => panel(m) && says("Pictures: 3")(m));
+    await tap(user, "cv:ok");
+    const g = await generationIn(h, user.id, "delivered");
+    expect(g.params).toMatchObject({ operation: "edit", prompt: "make it snow" });
+    expect((g.params as { images: unknown[] }).images).toHaveLength(3);
+  });
+
+  test("dub: a video captioned /dub fa goes straight to the summary", async () => {
+    const user = await newUser("en");
+    await user.sendVideo({ duration: 75, fileName: "trip.mp4", caption: "/dub fa" });
+    const summary = await user.waitFor((m) => panel(m) && says("File: trip.mp4")(m));
+    expect(plain(summary.text)).toContain("Dub into: Persian");
+    expect(plain(summary.text)).toContain("Length: 1:15");
+    // two started minutes
+    expect(plain(summary.text)).toContain("Price: 20 credits");
+  });
+
   test("edit in Persian: a reply to a photo, then buttons only; the result's edit button starts a new edit", async () => {
     const user = await newUser("fa");
     const own = await user.sendPhoto({ width: 720, height: 1280 });

@@ -42,6 +42,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** start no runtime: the test starts its own (e.g. in a child process) */
   noRuntime?: boolean;
+  /** collect the runtime's log lines here (at the level of env.LOG_LEVEL) */
+  logs?: string[];
 }
 
 /**
@@ -98,7 +100,10 @@ export async function startHarness(options: HarnessOptions = {}) {
     jobLockMs: 2_000,
     ...options.timing,
   };
-  const logger = pino({ level: env.LOG_LEVEL ?? "silent" });
+  const sink = options.logs;
+  const logger = sink
+    ? pino({ level: env.LOG_LEVEL ?? "debug" }, { write: (line: string) => void sink.push(line) })
+    : pino({ level: env.LOG_LEVEL ?? "silent" });
   const start = () =>
     startRuntime(config, {
       clock,

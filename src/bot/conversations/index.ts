@@ -51,6 +51,18 @@ function photosOf(message: Message): PhotoInput[] {
   return [own ?? replied].filter((p): p is PhotoInput => p !== undefined);
 }
 
+/** `/edit …` or `/dub …` at the start of a caption (addressed to this bot or to none). */
+export function captionCommand(
+  caption: string | undefined,
+  botUsername: string,
+): { name: "edit" | "dub"; text: string | undefined } | undefined {
+  const m = /^\/(edit|dub)(?:@(\w+))?(?:\s+([\s\S]*))?$/i.exec(caption?.trim() ?? "");
+  if (!m) return undefined;
+  if (m[2] && m[2].toLowerCase() !== botUsername.toLowerCase()) return undefined;
+  const text = m[3]?.trim();
+  return { name: m[1]!.toLowerCase() as "edit" | "dub", text: text || undefined };
+}
+
 function dubSeedOf(message: Message, text: string | undefined): DubSeed {
   const seed: DubSeed = { replyTo: message.message_id };
   for (const word of text?.split(/\s+/) ?? []) {
@@ -85,17 +97,24 @@ export function conversationFeatures(deps: ConversationFeatureDeps): Composer<Bo
     const prompt = argument(ctx);
     return start(ctx, "video", { replyTo: ctx.msg.message_id, ...(prompt ? { prompt } : {}) });
   });
-  entries.command("edit", (ctx) => {
-    const prompt = argument(ctx);
-    const seed: EditSeed = {
-      replyTo: ctx.msg.message_id,
-      images: photosOf(ctx.msg),
-      ...(prompt ? { prompt } : {}),
-      ...(ctx.msg.media_group_id ? { album: true } : {}),
-    };
-    return start(ctx, "edit", seed);
+  const editSeed = (message: Message, text: string | undefined): EditSeed => ({
+    replyTo: message.message_id,
+    images: photosOf(message),
+    ...(text ? { prompt: text } : {}),
+    ...(message.media_group_id ? { album: true } : {}),
   });
+  entries.command("edit", (ctx) => start(ctx, "edit", editSeed(ctx.msg, argument(ctx))));
   entries.command("dub", (ctx) => start(ctx, "dub", dubSeedOf(ctx.msg, argument(ctx))));
+  // grammY matches commands in message text only: "/edit …" or "/dub …" as a caption is read here
+  entries.on(
+    ["message:photo", "message:document", "message:audio", "message:video", "message:voice"],
+    (ctx, next) => {
+      const command = captionCommand(ctx.msg.caption, ctx.me.username);
+      if (command?.name === "edit") return start(ctx, "edit", editSeed(ctx.msg, command.text));
+      if (command?.name === "dub") return start(ctx, "dub", dubSeedOf(ctx.msg, command.text));
+      return next();
+    },
+  );
 
   entries.callbackQuery(/^(rg|ed):([0-9a-f-]{36})$/, async (ctx) => {
     await ctx.answerCallbackQuery();

@@ -140,7 +140,10 @@ export class Screen {
       const ctx = await this.conversation.wait();
       const query = ctx.callbackQuery;
       if (query) {
-        if (!query.data?.startsWith(panelPrefix)) await this.conversation.skip({ next: true });
+        if (!query.data?.startsWith(panelPrefix)) {
+          await this.conversation.skip({ next: true });
+          continue;
+        }
         const action = parsePanelAction(query.data);
         const onThisScreen = query.message?.message_id === this.messageId;
         if (!action || !onThisScreen) {
@@ -154,6 +157,11 @@ export class Screen {
       }
       const message = ctx.message;
       if (!message || isCommand(ctx) || message.successful_payment || message.refunded_payment) {
+        await this.conversation.skip({ next: true });
+        continue;
+      }
+      // In a group only an answer to the bot is meant for it (with privacy mode off it sees everything).
+      if (!this.isPrivate && message.reply_to_message?.from?.id !== ctx.me.id) {
         await this.conversation.skip({ next: true });
       }
       this.stale = true;
