@@ -27,7 +27,13 @@ export async function pipelineBench(count = 200) {
           userId: users[i % users.length]!.id,
           language: "en",
           chat: { chatId: users[i % users.length]!.chatId },
-          params: { operation: "image", prompt: `bench ${i}`, model: "nano-core-2", imageSize: "1:1", numImages: 1 },
+          params: {
+            operation: "image",
+            prompt: `bench ${i}`,
+            model: "nano-core-2",
+            imageSize: "1:1",
+            numImages: 1,
+          },
         }),
       ),
     );

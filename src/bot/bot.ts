@@ -51,12 +51,13 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   bot.catch(handleBotError);
 
   bot.use(injectDeps(deps));
-  // Before sequencing, so a redelivered copy is dropped at once rather than
-  // queueing behind the original it duplicates.
-  bot.use(dedupeUpdates());
   // With @grammyjs/runner (or concurrent webhook calls), updates of one chat or
-  // user must not overtake each other.
+  // user must not overtake each other. First, before anything that awaits: two
+  // updates of one batch (an album, a command and the next message) would
+  // otherwise race through the dedupe insert and swap places.
   bot.use(sequentialize(sequenceConstraints));
+  // A redelivered copy waits behind its original, then is dropped here.
+  bot.use(dedupeUpdates());
 
   // Past this point every error is handled here: logged, the user told, the update done.
   const guarded = bot.errorBoundary(handleBotError);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { confirmOffer, generationIn, type Harness, startHarness, startedUser } from "../support/harness";
+import { confirmOffer, generationIn, type Harness, startedUser, startHarness } from "../support/harness";
 
 /** A whole run at debug level, errors included, and not one secret in the logs. */
 describe("logs never contain tokens, keys or Telegram file URLs", () => {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { Api } from "grammy";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { translate } from "../../src/bot/i18n";
-import { deliverOutputs, type DeliveryDeps, telegramLimits } from "../../src/delivery/telegram-delivery";
+import { type DeliveryDeps, deliverOutputs, telegramLimits } from "../../src/delivery/telegram-delivery";
 import type { Generation } from "../../src/generations/service";
 import { createMediaStore } from "../../src/storage/media-store";
 import { verifyFileToken } from "../../src/storage/signed-tokens";
@@ -53,7 +53,11 @@ describe("delivering outputs to Telegram", () => {
     return `${base}${path}`;
   }
 
-  function generation(operation: Generation["operation"], outputs: string[], extra: Partial<Generation> = {}): Generation {
+  function generation(
+    operation: Generation["operation"],
+    outputs: string[],
+    extra: Partial<Generation> = {},
+  ): Generation {
     const now = new Date();
     return {
       id: randomUUID(),
@@ -68,8 +72,21 @@ describe("delivering outputs to Telegram", () => {
       operation,
       params:
         operation === "video"
-          ? { operation, prompt: "waves", model: "video-a-v3-turbo", duration: 5, resolution: "720p", aspectRatio: "9:16" }
-          : { operation: "image", prompt: "a lighthouse", model: "nano-core-2", imageSize: "1:1", numImages: outputs.length },
+          ? {
+              operation,
+              prompt: "waves",
+              model: "video-a-v3-turbo",
+              duration: 5,
+              resolution: "720p",
+              aspectRatio: "9:16",
+            }
+          : {
+              operation: "image",
+              prompt: "a lighthouse",
+              model: "nano-core-2",
+              imageSize: "1:1",
+              numImages: outputs.length,
+            },
       price: 8,
       holdKey: "h",
       state: "delivering",

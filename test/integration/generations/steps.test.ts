@@ -118,7 +118,10 @@ describe("submit and sync steps", () => {
     const before = sim.tasks().length;
     expect(await submitGeneration(id, submitDeps, 1000)).toMatchObject({ kind: "accepted" });
     expect(sim.tasks().length).toBe(before + 1);
-    const keys = sim.requests.filter((r) => r.method === "POST").slice(-2).map((r) => r.headers["idempotency-key"]);
+    const keys = sim.requests
+      .filter((r) => r.method === "POST")
+      .slice(-2)
+      .map((r) => r.headers["idempotency-key"]);
     expect(keys).toEqual([id, id]);
   });
 
@@ -131,7 +134,14 @@ describe("submit and sync steps", () => {
       userId: u,
       language: "en",
       chat: { chatId: u },
-      params: { operation: "video", prompt: "x", model: "video-a-v3-turbo", duration: 2, resolution: "720p", aspectRatio: "9:16" },
+      params: {
+        operation: "video",
+        prompt: "x",
+        model: "video-a-v3-turbo",
+        duration: 2,
+        resolution: "720p",
+        aspectRatio: "9:16",
+      },
     });
     if (!r.ok) throw new Error("not created");
     const posts = sim.requests.filter((q) => q.method === "POST").length;
@@ -192,7 +202,13 @@ describe("submit and sync steps", () => {
     // the create reached the service, but the worker died before storing the task id
     expect(await generations.startSubmit(id)).not.toBeNull();
     const registered = await submitDeps.media.createImage(
-      { prompt: "a fox", model: "nano-pro", image_size: "16:9", num_images: 1, metadata: submitDeps.metadataFor((await generations.get(id))!) },
+      {
+        prompt: "a fox",
+        model: "nano-pro",
+        image_size: "16:9",
+        num_images: 1,
+        metadata: submitDeps.metadataFor((await generations.get(id))!),
+      },
       { idempotencyKey: id },
     );
     const outcome = await submitGeneration(id, submitDeps, 1000);
@@ -212,7 +228,10 @@ describe("submit and sync steps", () => {
   test("a webhook naming a task that lacks our gid adopts nothing", async () => {
     const { id } = await newImage();
     await generations.startSubmit(id);
-    const stranger = await submitDeps.media.createImage({ prompt: "other", metadata: { gid: "someone-else" } }, { idempotencyKey: `x-${id}` });
+    const stranger = await submitDeps.media.createImage(
+      { prompt: "other", metadata: { gid: "someone-else" } },
+      { idempotencyKey: `x-${id}` },
+    );
     expect(await syncGeneration(id, 0, syncDeps, stranger.id)).toEqual({ kind: "nothing-to-do" });
     expect((await generations.get(id))?.state).toBe("submitting");
   });
@@ -224,7 +243,10 @@ describe("submit and sync steps", () => {
     // jump past the 10-minute image deadline by moving it into the past
     const { generations: table } = await import("../../../src/db/schema");
     const { eq } = await import("drizzle-orm");
-    await database.db.update(table).set({ deadlineAt: new Date(clock.now() - 1) }).where(eq(table.id, id));
+    await database.db
+      .update(table)
+      .set({ deadlineAt: new Date(clock.now() - 1) })
+      .where(eq(table.id, id));
     expect(await syncGeneration(id, 0, syncDeps)).toEqual({ kind: "expired" });
     expect(await ledger.account(u)).toEqual({ userId: u, available: 100, held: 0 });
     await clock.sleep(16 * 60_000);
