@@ -204,7 +204,7 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
         if (config.telegram.mode === "webhook") {
           app.route(
             "/",
-            telegramWebhookApp(bot, { secretToken: config.telegram.webhookSecret!, path: "/telegram" }),
+            telegramWebhookApp(bot, { secretToken: config.telegram.webhookSecret!, path: "/telegram", logger }),
           );
         }
       }

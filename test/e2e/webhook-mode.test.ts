@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { generationIn, type Harness, requestImage, startedUser, startHarness } from "../support/harness";
+
+/** BOT_MODE=webhook: Telegram posts updates to PUBLIC_URL/telegram with the secret header. */
+describe("webhook mode", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      env: { BOT_MODE: "webhook", TELEGRAM_WEBHOOK_SECRET: "tg-webhook-secret-0123456789" },
+    });
+  });
+  afterAll(async () => h?.stop());
+
+  test("the bot registers its webhook with the secret and serves a whole generation through it", async () => {
+    expect(h.tg.mode).toBe("webhook");
+    expect(h.tg.webhookInfo().url).toBe(`${h.config.publicUrl}/telegram`);
+    const user = await startedUser(h);
+    await requestImage(user, "a windmill");
+    await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 20_000 });
+    await generationIn(h, user.id, "delivered");
+    expect(h.tg.deliveries.length).toBeGreaterThan(0);
+    expect(h.tg.deliveries.every((d) => d.status === 200)).toBe(true);
+  });
+
+  test("a post without the secret header is refused", async () => {
+    const res = await fetch(`${h.config.publicUrl}/telegram`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        update_id: 1,
+        message: { message_id: 1, date: 0, chat: { id: 1, type: "private" }, text: "/start" },
+      }),
+    });
+    expect(res.status).toBe(401);
+  });
+});
