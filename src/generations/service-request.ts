@@ -1,21 +1,71 @@
 import type { MediaClient } from "../media/client";
 import {
+  type DubbingInput,
   describeIssues,
   dubbingRequest,
+  type ImageEditInput,
+  type ImageGenerationInput,
   imageEditRequest,
   imageGenerationRequest,
   type Metadata,
+  type VideoGenerationInput,
   videoGenerationRequest,
 } from "../media/schemas";
 import type { GenerationParams, InputRef } from "./params";
 
 export type ServiceRequest =
-  | { operation: "image"; body: ReturnType<typeof imageGenerationRequest.parse> }
-  | { operation: "edit"; body: ReturnType<typeof imageEditRequest.parse> }
-  | { operation: "video"; body: ReturnType<typeof videoGenerationRequest.parse> }
-  | { operation: "dub"; body: ReturnType<typeof dubbingRequest.parse> };
+  | { operation: "image"; body: ImageGenerationInput }
+  | { operation: "edit"; body: ImageEditInput }
+  | { operation: "video"; body: VideoGenerationInput }
+  | { operation: "dub"; body: DubbingInput };
 
 export type BuildResult = { ok: true; request: ServiceRequest } | { ok: false; problems: string[] };
+
+const schemaOf = {
+  image: imageGenerationRequest,
+  edit: imageEditRequest,
+  video: videoGenerationRequest,
+  dub: dubbingRequest,
+} as const;
+
+/** The request body in the service's own words, before it is checked. */
+function rawBody(
+  p: GenerationParams,
+  metadata: Metadata,
+  urlOf: (ref: InputRef) => string,
+): Record<string, unknown> {
+  switch (p.operation) {
+    case "image":
+    case "edit":
+      return {
+        prompt: p.prompt,
+        model: p.model,
+        image_size: p.imageSize,
+        resolution: p.resolution,
+        num_images: p.numImages,
+        ...(p.operation === "edit" ? { image_urls: p.images.map(urlOf) } : {}),
+        metadata,
+      };
+    case "video":
+      return {
+        prompt: p.prompt,
+        model: p.model,
+        duration: p.duration,
+        resolution: p.resolution,
+        aspect_ratio: p.aspectRatio,
+        generate_audio: p.generateAudio,
+        web_search: p.webSearch,
+        metadata,
+      };
+    case "dub":
+      return {
+        source_url: urlOf(p.source),
+        target_language: p.targetLanguage,
+        source_language: p.sourceLanguage,
+        metadata,
+      };
+  }
+}
 
 /**
  * The service request for a generation, checked against the document's rules
@@ -27,64 +77,9 @@ export function buildServiceRequest(
   metadata: Metadata,
   urlOf: (ref: InputRef) => string,
 ): BuildResult {
-  const check = <T>(
-    schema: {
-      safeParse(v: unknown): { success: true; data: T } | { success: false; error: import("zod").ZodError };
-    },
-    v: unknown,
-  ) => {
-    const r = schema.safeParse(v);
-    return r.success
-      ? { ok: true as const, data: r.data }
-      : { ok: false as const, problems: describeIssues(r.error) };
-  };
-  switch (p.operation) {
-    case "image": {
-      const r = check(imageGenerationRequest, {
-        prompt: p.prompt,
-        model: p.model,
-        image_size: p.imageSize,
-        resolution: p.resolution,
-        num_images: p.numImages,
-        metadata,
-      });
-      return r.ok ? { ok: true, request: { operation: "image", body: r.data } } : r;
-    }
-    case "edit": {
-      const r = check(imageEditRequest, {
-        prompt: p.prompt,
-        model: p.model,
-        image_size: p.imageSize,
-        resolution: p.resolution,
-        num_images: p.numImages,
-        image_urls: p.images.map(urlOf),
-        metadata,
-      });
-      return r.ok ? { ok: true, request: { operation: "edit", body: r.data } } : r;
-    }
-    case "video": {
-      const r = check(videoGenerationRequest, {
-        prompt: p.prompt,
-        model: p.model,
-        duration: p.duration,
-        resolution: p.resolution,
-        aspect_ratio: p.aspectRatio,
-        generate_audio: p.generateAudio,
-        web_search: p.webSearch,
-        metadata,
-      });
-      return r.ok ? { ok: true, request: { operation: "video", body: r.data } } : r;
-    }
-    case "dub": {
-      const r = check(dubbingRequest, {
-        source_url: urlOf(p.source),
-        target_language: p.targetLanguage,
-        source_language: p.sourceLanguage,
-        metadata,
-      });
-      return r.ok ? { ok: true, request: { operation: "dub", body: r.data } } : r;
-    }
-  }
+  const parsed = schemaOf[p.operation].safeParse(rawBody(p, metadata, urlOf));
+  if (!parsed.success) return { ok: false, problems: describeIssues(parsed.error) };
+  return { ok: true, request: { operation: p.operation, body: parsed.data } as ServiceRequest };
 }
 
 export interface Registered {

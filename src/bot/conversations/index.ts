@@ -22,6 +22,7 @@ export interface ConversationFeatureDeps extends ConversationDeps {
 }
 
 type Operation = "image" | "edit" | "video" | "dub";
+type Seed = ImageSeed | EditSeed | VideoSeed | DubSeed;
 
 /**
  * A conversation left alone this long (real time) ends at the user's next
@@ -29,7 +30,6 @@ type Operation = "image" | "edit" | "video" | "dub";
  * capture someone's messages a week later.
  */
 export const conversationIdleMs = 24 * 60 * 60 * 1000;
-type Seed = ImageSeed | EditSeed | VideoSeed | DubSeed;
 
 /** A new request always starts clean: whatever conversation was open is left. */
 async function start(ctx: BotContext, operation: Operation, seed: Seed): Promise<void> {
@@ -75,6 +75,14 @@ function dubSeedOf(message: Message, text: string | undefined): DubSeed {
   return seed;
 }
 
+/** A file brought along with the command that cannot be used: say why; the conversation asks for another. */
+async function explainRefused(ctx: BotContext, ...found: Array<Checked<unknown> | undefined>): Promise<void> {
+  const refused = found.find((c) => c !== undefined && !c.ok);
+  if (!refused || refused.ok) return;
+  const { key, ...vars } = refused.problem;
+  await ctx.reply(ctx.t(key, { ...vars, max: 3 }));
+}
+
 /**
  * The four guided conversations (/image, /edit, /video, /dub), the buttons
  * under results ("again" `rg:`, "edit this" `ed:`), and /history. Requires
@@ -103,15 +111,26 @@ export function conversationFeatures(deps: ConversationFeatureDeps): Composer<Bo
     ...(text ? { prompt: text } : {}),
     ...(message.media_group_id ? { album: true } : {}),
   });
-  entries.command("edit", (ctx) => start(ctx, "edit", editSeed(ctx.msg, argument(ctx))));
-  entries.command("dub", (ctx) => start(ctx, "dub", dubSeedOf(ctx.msg, argument(ctx))));
+  const startEdit = async (ctx: BotContext, message: Message, text: string | undefined) => {
+    const seed = editSeed(message, text);
+    if (seed.images?.length === 0)
+      await explainRefused(ctx, photoIn(message), photoIn(message.reply_to_message));
+    await start(ctx, "edit", seed);
+  };
+  const startDub = async (ctx: BotContext, message: Message, text: string | undefined) => {
+    const seed = dubSeedOf(message, text);
+    if (!seed.media) await explainRefused(ctx, mediaIn(message), mediaIn(message.reply_to_message));
+    await start(ctx, "dub", seed);
+  };
+  entries.command("edit", (ctx) => startEdit(ctx, ctx.msg, argument(ctx)));
+  entries.command("dub", (ctx) => startDub(ctx, ctx.msg, argument(ctx)));
   // grammY matches commands in message text only: "/edit …" or "/dub …" as a caption is read here
   entries.on(
     ["message:photo", "message:document", "message:audio", "message:video", "message:voice"],
     (ctx, next) => {
       const command = captionCommand(ctx.msg.caption, ctx.me.username);
-      if (command?.name === "edit") return start(ctx, "edit", editSeed(ctx.msg, command.text));
-      if (command?.name === "dub") return start(ctx, "dub", dubSeedOf(ctx.msg, command.text));
+      if (command?.name === "edit") return startEdit(ctx, ctx.msg, command.text);
+      if (command?.name === "dub") return startDub(ctx, ctx.msg, command.text);
       return next();
     },
   );
