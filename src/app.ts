@@ -24,6 +24,7 @@ import { reconcile, startReconciler } from "./generations/reconciler";
 import { createGenerations, type Generation } from "./generations/service";
 import { fileProxyRoutes } from "./http/file-proxy";
 import { healthRoutes } from "./http/health";
+import { countFloodWaits, instrumentMediaClient } from "./http/instrument";
 import { mediaWebhookRoutes } from "./http/media-webhook";
 import { createMetrics } from "./http/metrics";
 import { type Clock, systemClock } from "./lib/clock";
@@ -119,7 +120,7 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
     });
 
     let simulator: Simulator | undefined;
-    let media = overrides.media;
+    let media: MediaClient | undefined = overrides.media;
     if (!media) {
       if (config.media.useSimulator) {
         simulator = await startSimulator({
@@ -142,12 +143,15 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
       }
     }
 
+    media = instrumentMediaClient(media, metrics);
+
     const token = config.telegram.token;
     const t: Translate = (language, key, vars) => translate(languageFromCode(language), key, vars);
     let bot: Bot<BotContext> | undefined;
     let api: Api | undefined;
     if (token) {
       api = new Api(token, { apiRoot: config.telegram.apiRoot });
+      api.config.use(countFloodWaits(metrics));
       api.config.use(boundedAutoRetry());
     }
 
@@ -197,6 +201,7 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
           { config, logger, db, ledger, users, redis, generations },
           {
             apiRoot: config.telegram.apiRoot,
+            apiTransformers: [countFloodWaits(metrics)],
             ...(overrides.botInfo ? { botInfo: overrides.botInfo } : {}),
             features: conversationFeatures({ db, generations, prices }),
           },
@@ -204,7 +209,11 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
         if (config.telegram.mode === "webhook") {
           app.route(
             "/",
-            telegramWebhookApp(bot, { secretToken: config.telegram.webhookSecret!, path: "/telegram", logger }),
+            telegramWebhookApp(bot, {
+              secretToken: config.telegram.webhookSecret!,
+              path: "/telegram",
+              logger,
+            }),
           );
         }
       }
@@ -278,6 +287,7 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
           logger,
           maxPollIntervalMs: timing.maxPollIntervalMs,
           enqueueDeliver: (id) => gq.deliver(id),
+          observeCompletionLag: (seconds) => metrics.webhookLag.observe(seconds),
         },
         deliver: {
           api: workerApi,

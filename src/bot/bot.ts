@@ -1,5 +1,5 @@
 import { sequentialize } from "@grammyjs/runner";
-import { Bot, type Composer } from "grammy";
+import { Bot, type Composer, type Transformer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { BotContext, BotDeps } from "./context";
 import { conversationsPlugin } from "./conversations/plugin";
@@ -27,6 +27,8 @@ export interface CreateBotOptions {
   botInfo?: UserFromGetMe;
   /** feature composers, run after the always-available handlers and before the fallback */
   features?: Composer<BotContext>[];
+  /** API transformers that must see Telegram's raw answers (metrics) */
+  apiTransformers?: Transformer[];
   /** per-user rate limit; the Redis key prefix defaults to `<config.redis.prefix>:ratelimit:` */
   rateLimit?: Partial<RateLimitOptions>;
 }
@@ -43,6 +45,8 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
     ...(options.botInfo ? { botInfo: options.botInfo } : {}),
   });
 
+  // closest to the network first, so they see every raw answer (auto-retry hides 429s)
+  for (const t of options.apiTransformers ?? []) bot.api.config.use(t);
   bot.api.config.use(boundedAutoRetry());
   bot.api.config.use(markBlockedUsers(deps.users, deps.logger));
 

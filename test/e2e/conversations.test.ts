@@ -189,6 +189,17 @@ describe("guided conversations", () => {
     expect(plain(summary.text)).toContain("Price: 20 credits");
   });
 
+  test("a command on a file that cannot be used says why and asks for another", async () => {
+    const user = await newUser("en");
+    const big = await user.sendAudio({ duration: 30, declaredSize: 40 * 1024 * 1024, fileName: "big.mp3" });
+    await user.replyTo(big, "/dub de");
+    await user.waitFor(says("This file is 40 MB; Telegram lets bots download at most 20 MB"));
+    await user.waitFor(says("Send the audio or video to dub"));
+    await user.send("https://media.example/big.mp3");
+    const summary = await user.waitFor((m) => panel(m) && says("Dub into: German")(m));
+    expect(plain(summary.text)).toContain("File: https://media.example/big.mp3");
+  });
+
   test("edit in Persian: a reply to a photo, then buttons only; the result's edit button starts a new edit", async () => {
     const user = await newUser("fa");
     const own = await user.sendPhoto({ width: 720, height: 1280 });

@@ -27,6 +27,28 @@ describe("health, readiness, metrics and the file proxy", () => {
     expect(text).toMatch(/msb_generations\{state="(delivering|delivered|completed)"\} 1/);
     expect(text).toContain('msb_queue_jobs{queue="submit"');
     expect(text).toContain('msb_job_outcomes_total{queue="submit",outcome="accepted"} 1');
+    expect(text).toMatch(/msb_task_completion_lag_seconds_count \d+/);
+  });
+
+  test("service errors and Telegram flood waits are counted", async () => {
+    const user = h.tg.user();
+    await user.send("/start");
+    await user.waitFor((m) => Boolean(m.text));
+    h.sim.faults.nextCreate({ status: 503, times: 10 });
+    h.tg.failNext("sendMessage", {
+      code: 429,
+      description: "Too Many Requests: retry after 1",
+      retryAfter: 1,
+    });
+    await user.send("/balance");
+    await user.waitFor((m) => Boolean(m.text?.includes("Available")), { timeoutMs: 10_000 });
+    await h.runtime.media
+      .createImage({ prompt: "count me" }, { idempotencyKey: "metrics-probe" })
+      .catch(() => undefined);
+    h.sim.faults.clear();
+    const text = await (await fetch(`${h.runtime.url}/metrics`)).text();
+    expect(text).toMatch(/msb_telegram_flood_waits_total [1-9]/);
+    expect(text).toMatch(/msb_media_service_errors_total\{kind="server"\} [1-9]/);
   });
 
   test("the file proxy serves a Telegram file by signed token and refuses bad ones", async () => {

@@ -2,7 +2,7 @@ import { createConversation } from "@grammyjs/conversations";
 import { Composer, type Context } from "grammy";
 import type { Message } from "grammy/types";
 import type { Generations } from "../../generations/service";
-import { type DubbingLanguage, dubbingLanguages } from "../../media/catalog";
+import { type DubbingLanguage, dubbingLanguages, limits } from "../../media/catalog";
 import type { BotContext } from "../context";
 import { historyFeature } from "../features/history";
 import { panelPrefix } from "./callback-data";
@@ -80,7 +80,8 @@ async function explainRefused(ctx: BotContext, ...found: Array<Checked<unknown> 
   const refused = found.find((c) => c !== undefined && !c.ok);
   if (!refused || refused.ok) return;
   const { key, ...vars } = refused.problem;
-  await ctx.reply(ctx.t(key, { ...vars, max: 3 }));
+  const variables: Record<string, string | number> = { ...vars, max: limits.editMaxImageUrls };
+  await ctx.reply(ctx.t(key, variables));
 }
 
 /**

@@ -11,6 +11,9 @@ export type ScreenEvent =
   | { type: "button"; action: PanelAction; ctx: Context }
   | { type: "message"; ctx: Context };
 
+const floodRetries = 4;
+const floodWaitMaxSeconds = 10;
+
 const notModified = (err: unknown) => err instanceof GrammyError && /not modified/i.test(err.description);
 const gone = (err: unknown) =>
   err instanceof GrammyError && /not found|can't be edited|message to edit/i.test(err.description);
@@ -43,6 +46,23 @@ export class Screen {
     private readonly threadId: number | undefined,
   ) {}
 
+  /**
+   * Runs a Bot API call, waiting out Telegram's flood control (429) a few
+   * times. The wait is an `external`, so a replay, which reads the recorded
+   * answers, does not wait again.
+   */
+  private async call<T>(send: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await send();
+      } catch (err) {
+        if (!(err instanceof GrammyError && err.error_code === 429) || attempt >= floodRetries) throw err;
+        const seconds = Math.min(err.parameters.retry_after ?? 1, floodWaitMaxSeconds);
+        await this.conversation.external(() => new Promise((resolve) => setTimeout(resolve, seconds * 1000)));
+      }
+    }
+  }
+
   get isPrivate(): boolean {
     return this.ctx.chat?.type === "private";
   }
@@ -51,9 +71,12 @@ export class Screen {
   async show(text: string, keyboard: InlineKeyboard | undefined): Promise<number> {
     if (this.messageId !== undefined && !this.stale) {
       try {
-        await this.ctx.api.editMessageText(this.chatId, this.messageId, text, {
-          reply_markup: keyboard ?? new InlineKeyboard(),
-        });
+        const id = this.messageId;
+        await this.call(() =>
+          this.ctx.api.editMessageText(this.chatId, id, text, {
+            reply_markup: keyboard ?? new InlineKeyboard(),
+          }),
+        );
         return this.messageId;
       } catch (err) {
         if (notModified(err)) return this.messageId;
@@ -61,10 +84,12 @@ export class Screen {
       }
     }
     await this.stripButtons();
-    const sent = await this.ctx.api.sendMessage(this.chatId, text, {
-      ...(keyboard ? { reply_markup: keyboard } : {}),
-      ...(this.threadId ? { message_thread_id: this.threadId } : {}),
-    });
+    const sent = await this.call(() =>
+      this.ctx.api.sendMessage(this.chatId, text, {
+        ...(keyboard ? { reply_markup: keyboard } : {}),
+        ...(this.threadId ? { message_thread_id: this.threadId } : {}),
+      }),
+    );
     this.messageId = sent.message_id;
     this.stale = false;
     return sent.message_id;
@@ -77,13 +102,14 @@ export class Screen {
   async ask(text: string, keyboard: InlineKeyboard): Promise<number> {
     if (this.isPrivate) return this.show(text, keyboard);
     await this.stripButtons();
-    const sent = await this.ctx.api.sendMessage(this.chatId, text, {
-      reply_markup: { force_reply: true, selective: true },
-      ...(this.threadId ? { message_thread_id: this.threadId } : {}),
-      ...(this.ctx.msg?.message_id
-        ? { reply_parameters: { message_id: this.ctx.msg.message_id, allow_sending_without_reply: true } }
-        : {}),
-    });
+    const replyTo = this.ctx.msg?.message_id;
+    const sent = await this.call(() =>
+      this.ctx.api.sendMessage(this.chatId, text, {
+        reply_markup: { force_reply: true, selective: true },
+        ...(this.threadId ? { message_thread_id: this.threadId } : {}),
+        ...(replyTo ? { reply_parameters: { message_id: replyTo, allow_sending_without_reply: true } } : {}),
+      }),
+    );
     this.messageId = sent.message_id;
     this.stale = false;
     return sent.message_id;
@@ -91,9 +117,9 @@ export class Screen {
 
   /** A separate short notice (an error about an input); the step goes on. */
   async notice(text: string): Promise<void> {
-    await this.ctx.api.sendMessage(this.chatId, text, {
-      ...(this.threadId ? { message_thread_id: this.threadId } : {}),
-    });
+    await this.call(() =>
+      this.ctx.api.sendMessage(this.chatId, text, this.threadId ? { message_thread_id: this.threadId } : {}),
+    );
     this.stale = true;
   }
 
@@ -123,7 +149,9 @@ export class Screen {
     const id = this.messageId;
     this.messageId = undefined;
     try {
-      await this.ctx.api.editMessageReplyMarkup(this.chatId, id, { reply_markup: new InlineKeyboard() });
+      await this.call(() =>
+        this.ctx.api.editMessageReplyMarkup(this.chatId, id, { reply_markup: new InlineKeyboard() }),
+      );
     } catch (err) {
       if (!(notModified(err) || gone(err))) throw err;
     }

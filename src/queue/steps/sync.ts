@@ -14,6 +14,8 @@ export interface SyncDeps {
   enqueueDeliver(id: string): Promise<void>;
   /** longest wait between polls (clock ms) */
   maxPollIntervalMs: number;
+  /** seconds from the service's completed_at to our seeing it */
+  observeCompletionLag?(seconds: number): void;
 }
 
 export type SyncOutcome =
@@ -74,6 +76,9 @@ export async function syncGeneration(
         { serviceCredits: task.credits_reserved ?? null },
       );
       if (!done) return { kind: "nothing-to-do" };
+      const completedAt = task.completed_at ? Date.parse(task.completed_at) : Number.NaN;
+      if (Number.isFinite(completedAt))
+        deps.observeCompletionLag?.(Math.max(0, (clock.now() - completedAt) / 1000));
       await deps.enqueueDeliver(id);
       return { kind: "completed", late: done.late };
     }
