@@ -475,6 +475,25 @@ describe("guided conversations", () => {
     await expectPaidOnce(user, g);
   });
 
+  test("flood control on an edit is waited out inside the conversation, which goes on", async () => {
+    const user = await newUser("en");
+    await user.send("/image a busy harbour");
+    await user.waitFor(panel);
+    h.tg.failNext("editMessageText", {
+      code: 429,
+      description: "Too Many Requests: retry after 1",
+      retryAfter: 1,
+    });
+    const edits = h.tg.callsOf("editMessageText").length;
+    await tap(user, "cv:o:a", says("Choose the aspect ratio"));
+    const tried = h.tg.callsOf("editMessageText").slice(edits);
+    expect(tried.map((c) => c.response.ok)).toEqual([false, true]);
+    await tap(user, "cv:p:16:9", says("Aspect ratio: 16:9"));
+    await tap(user, "cv:ok");
+    const g = await generationIn(h, user.id, "delivered");
+    expect(g.params).toMatchObject({ imageSize: "16:9" });
+  });
+
   test("a restart in the middle of a conversation resumes at the same step", async () => {
     const user = await newUser("en");
     await user.send("/image");

@@ -175,11 +175,11 @@ export class Screen {
         const action = parsePanelAction(query.data);
         const onThisScreen = query.message?.message_id === this.messageId;
         if (!action || !onThisScreen) {
-          await ctx.answerCallbackQuery({ text: this.t("cv-expired-button") });
+          await answer(ctx, this.t("cv-expired-button"));
           await dropStaleButtons(ctx);
           continue;
         }
-        await ctx.answerCallbackQuery();
+        await answer(ctx);
         if (action.kind === "noop") continue;
         return { type: "button", action, ctx };
       }
@@ -198,13 +198,25 @@ export class Screen {
   }
 }
 
-/** Removes the buttons a user pressed on a screen that is no longer active. */
+/**
+ * Answers a press at once (Telegram shows a spinner until then). A press that
+ * waited too long (the bot was down) can no longer be answered; the step goes on.
+ */
+async function answer(ctx: Context, text?: string): Promise<void> {
+  try {
+    await ctx.answerCallbackQuery(text ? { text } : {});
+  } catch (err) {
+    if (!(err instanceof GrammyError)) throw err;
+  }
+}
+
+/** Removes the buttons a user pressed on a screen that is no longer active (cosmetic: failures are ignored). */
 export async function dropStaleButtons(ctx: Context): Promise<void> {
   if (!ctx.callbackQuery?.message) return;
   try {
     await ctx.editMessageReplyMarkup({ reply_markup: new InlineKeyboard() });
   } catch (err) {
-    if (!(notModified(err) || gone(err))) throw err;
+    if (!(err instanceof GrammyError)) throw err;
   }
 }
 

@@ -34,6 +34,11 @@ help =
 
     Each job has a price in credits, shown before you confirm it.
 
+    /image — make a picture from a description
+    /edit — change a photo (or send a photo with the caption /edit)
+    /video — make a short video
+    /dub — dub an audio or video file into another language
+    /history — your recent requests
     /balance — your credits
     /language — change the language
     /cancel — cancel what is in progress
@@ -114,24 +119,6 @@ gen-failed-unavailable =
 gen-done-late = Done after all! ✨ This one is free.
 gen-too-big-link = The file is too large for Telegram. Download it here (the link works for 7 days):
 reason-invalid-request = the studio cannot make this with these settings
-quick-usage-image = Send /image followed by a description, for example: /image a red lighthouse at dusk
-quick-usage-video = Send /video followed by a description of the scene, for example: /video waves rolling onto a beach at sunset
-quick-usage-edit = Send a photo with the caption /edit and what to change, or reply to a photo with /edit and what to change.
-# $languages: the language codes, space-separated
-quick-usage-dub =
-    Reply to an audio or video file with /dub and the target language, or send /dub <language> <https link>.
-    Languages: { $languages }
-# $problem: what is wrong with the request
-quick-invalid = This request cannot be made: { $problem }
-quick-no-price = This option has no price yet. Please choose another one.
-quick-expired = This offer has expired. Please send the command again.
-quick-cancelled = Cancelled. Nothing was charged.
-# $max: megabytes
-input-too-big-telegram = This file is larger than { $max } MB, the most Telegram lets bots download. Send a smaller file or an https link to it.
-# $max: minutes
-input-too-long = This file is longer than { $max } minutes, the most the studio can dub. Please send a shorter one.
-input-link-not-https = Please send an https link (http links are not accepted).
-edit-how = Reply to the picture with /edit and what to change, for example: /edit make the sky purple
 
 ## Guided conversations, /history and /cancel
 
