@@ -25,6 +25,8 @@ it("starts from the environment, prints its URL and key, and serves the API", as
     out += d.toString();
   });
   const url = await waitFor(() => /listening on (http:\/\/\S+)/.exec(out)?.[1], 20_000);
+  // the key is printed on a line of its own, which may come in a later chunk
+  await waitFor(() => (out.includes("API key:") ? true : undefined), 5_000);
   expect(out).toContain("API key: curl-me");
   const client = clientFor({ url, apiKey: "curl-me" });
   const reg = await client.createImage({ prompt: "from a terminal" }, { idempotencyKey: "main-1" });
