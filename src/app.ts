@@ -33,6 +33,7 @@ import { pollIntervalMs } from "./media/catalog";
 import { createMediaClient, type MediaClient } from "./media/client";
 import { createPrices, loadPriceTable } from "./pricing/prices";
 import { createQueues, generationQueues } from "./queue/queues";
+import { createSyncHints } from "./queue/sync-hints";
 import { startWorkers, type WorkerSet } from "./queue/workers";
 import { type Simulator, startSimulator } from "./simulator/server";
 import { createMediaStore } from "./storage/media-store";
@@ -60,6 +61,8 @@ export interface RuntimeTiming {
   pollingTimeoutSeconds: number;
   /** real ms; how soon the jobs of a killed worker are taken up again */
   jobLockMs: number;
+  /** real ms the workers get to finish their jobs at shutdown before they are handed back */
+  drainMs: number;
 }
 
 const defaultTiming: RuntimeTiming = {
@@ -69,7 +72,21 @@ const defaultTiming: RuntimeTiming = {
   maxPollIntervalMs: 60_000,
   pollingTimeoutSeconds: 30,
   jobLockMs: 30_000,
+  drainMs: 20_000,
 };
+
+/** Values that must never be written to a log. */
+export function secretsOf(config: Config): Array<string | undefined> {
+  return [
+    config.telegram.token,
+    config.telegram.token?.split(":")[1],
+    config.media.apiKey,
+    config.signingSecret,
+    config.media.webhookSecret,
+    config.media.signingSecret,
+    config.telegram.webhookSecret,
+  ];
+}
 
 /** The media webhook path the operator registers with the service. */
 export function mediaWebhookPath(config: Config): string {
@@ -83,31 +100,37 @@ export function mediaWebhookPath(config: Config): string {
  */
 export async function startRuntime(config: Config, overrides: RuntimeOverrides = {}) {
   const clock = overrides.clock ?? systemClock;
-  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const logger = overrides.logger ?? createLogger(config.logLevel, undefined, secretsOf(config));
   const timing = { ...defaultTiming, ...overrides.timing };
   const web = config.role !== "worker";
   const work = config.role !== "web";
-  const stops: Array<() => Promise<unknown>> = [];
+  // Shutdown runs in phases, whatever order things were started in: first stop
+  // taking updates and webhooks, then let the workers finish (bounded), then close
+  // the connections they used.
+  const phase = { intake: 0, reconciler: 1, workers: 2, services: 3, connections: 4, database: 5 } as const;
+  const stops: Array<{ phase: number; stop: () => Promise<unknown> }> = [];
+  const onStop = (p: number, stop: () => Promise<unknown>) => stops.push({ phase: p, stop });
   const stopAll = async () => {
-    for (const stop of stops.reverse())
-      await stop().catch((err: unknown) => logger.warn({ err }, "stop failed"));
+    const ordered = stops.splice(0).sort((x, y) => x.phase - y.phase);
+    for (const { stop } of ordered) await stop().catch((err: unknown) => logger.warn({ err }, "stop failed"));
   };
 
   try {
     const database: DatabaseHandle = openDatabase(config.database);
-    stops.push(() => database.close());
+    onStop(phase.database, () => database.close());
     if (!overrides.skipMigrations) await migrateDatabase(database);
     const { db } = database;
 
     const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 3, lazyConnect: false });
-    stops.push(() => redis.quit());
+    onStop(phase.connections, () => redis.quit());
 
     const ledger = createLedger(db);
     const prices = createPrices(loadPriceTable(config.pricesFile));
     const users = createUsers(db, ledger, { welcomeCredits: config.welcomeCredits });
     const queues = createQueues(config.redis);
-    stops.push(() => queues.close());
-    const gq = generationQueues(queues, clock);
+    onStop(phase.connections, () => queues.close());
+    const hints = createSyncHints(redis, config.redis.prefix);
+    const gq = generationQueues(queues, clock, hints);
     const generations = createGenerations({ db, credits: ledger, prices, queues: gq, clock, logger });
     const store = createMediaStore(join(config.dataDir, "media"));
     const metrics = createMetrics({
@@ -129,7 +152,7 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
           webhook: { url: `${config.publicUrl}${mediaWebhookPath(config)}` },
           logger,
         });
-        stops.push(() => simulator!.close());
+        onStop(phase.services, () => simulator!.close());
         logger.warn({ url: simulator.url }, "SANDBOX: using the built-in media service simulator");
         media = createMediaClient({ baseUrl: simulator.url, apiKey: simulator.apiKey });
       } else {
@@ -223,7 +246,8 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
         );
         s.once("error", reject);
       });
-      stops.push(
+      onStop(
+        phase.intake,
         () =>
           new Promise<void>((resolve) => {
             server!.close(() => resolve());
@@ -237,7 +261,7 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
         );
         if (config.telegram.mode === "polling") {
           polling = await startPolling(bot, { timeoutSeconds: timing.pollingTimeoutSeconds });
-          stops.push(() => polling!.stop());
+          onStop(phase.intake, () => polling!.stop());
         } else {
           await bot.api.setWebhook(`${config.publicUrl}/telegram`, {
             secret_token: config.telegram.webhookSecret!,
@@ -256,6 +280,7 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
         logger,
         operatorPauseMs: timing.operatorPauseMs,
         jobLockMs: timing.jobLockMs,
+        hints,
         submit: {
           generations,
           media,
@@ -264,6 +289,7 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
           metadataFor,
           inputUrl,
           adoptionGraceMs: timing.adoptionGraceMs,
+          maxSubmissions: 6,
           firstPollDelayMs: (g) => pollIntervalMs(g.operation),
           enqueueSync: (id, delayMs) => gq.sync(id, { delayMs }),
           enqueueDeliver: (id) => gq.deliver(id),
@@ -298,19 +324,20 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
           publicUrl: config.publicUrl,
           signingSecret: config.signingSecret,
           now,
+          maxDeliveryAttempts: 12,
           markBlocked: async (userId) => {
             await users.markBlocked(userId);
           },
         },
         onOutcome: (queue, _gid, outcome) => metrics.jobOutcomes.inc({ queue, outcome }),
       });
-      stops.push(() => workerSet!.close());
+      onStop(phase.workers, () => workerSet!.drain(timing.drainMs));
       const reconciler = startReconciler(
         () => reconcile(generations, gq, logger),
         clock.toReal(timing.reconcileEveryMs),
         logger,
       );
-      stops.push(async () => reconciler.stop());
+      onStop(phase.reconciler, async () => reconciler.stop());
     }
 
     const address = server ? (server.address() as AddressInfo) : undefined;

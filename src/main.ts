@@ -27,10 +27,10 @@ if (!config.telegram.token) {
 }
 
 // loaded only once the configuration is known to be good, so a bad one is reported fast
-const { mediaWebhookPath, startRuntime } = await import("./app");
+const { mediaWebhookPath, secretsOf, startRuntime } = await import("./app");
 const { createLogger } = await import("./lib/logger");
 const { PriceTableError } = await import("./pricing/prices");
-const logger = createLogger(config.logLevel);
+const logger = createLogger(config.logLevel, undefined, secretsOf(config));
 try {
   const runtime = await startRuntime(config, { logger });
   logger.info(

@@ -53,8 +53,15 @@ function where(g: Generation) {
   };
 }
 
+/** Cuts to `max` UTF-16 code units (Telegram's measure), never inside a character. */
 function truncate(text: string, max: number): string {
-  return [...text].length <= max ? text : `${[...text].slice(0, max - 1).join("")}…`;
+  if (text.length <= max) return text;
+  let out = "";
+  for (const ch of text) {
+    if (out.length + ch.length > max - 1) break;
+    out += ch;
+  }
+  return `${out}…`;
 }
 
 export function resultKeyboard(g: Generation, t: Translate): InlineKeyboard {
@@ -93,7 +100,8 @@ export async function deliverOutputs(g: Generation, deps: DeliveryDeps): Promise
   const chatId = g.chatId;
   const caption = captionOf(g, deps.t, limits);
   const keyboard = resultKeyboard(g, deps.t);
-  const upload = (f: StoredFile) => new InputFile(deps.store.open(f.path), f.fileName);
+  // a path, not a stream: a retried send (429, network) opens the file again
+  const upload = (f: StoredFile) => new InputFile(f.absolutePath, f.fileName);
   const sent: Message[] = [];
 
   const tooBig = files.filter((f) => f.size > limits.uploadMaxBytes);

@@ -198,6 +198,14 @@ export function createGenerations(opts: GenerationsOptions) {
     );
   }
 
+  /** submitting → submitting: the grace period passed with no webhook; sending once more with the same key. */
+  function resubmit(id: string): Promise<Generation | null> {
+    return move(db, id, ["submitting"], "submitting", {
+      attempts: sql`${generations.attempts} + 1` as unknown as number,
+      submittedAt: now(),
+    });
+  }
+
   /** submitting → queued: the service did not take it (429, 5xx, paused); try again later. */
   function backToQueue(id: string): Promise<Generation | null> {
     return move(db, id, ["submitting"], "queued");
@@ -207,10 +215,11 @@ export function createGenerations(opts: GenerationsOptions) {
   async function accepted(
     id: string,
     task: { taskId: string; serviceCredits?: number | null; measuredSeconds?: number | null },
+    from: GenerationState[] = ["submitting"],
   ): Promise<Generation | null> {
     const g = await get(id);
     if (!g) return null;
-    return move(db, id, ["submitting"], "pending", {
+    return move(db, id, from, "pending", {
       taskId: task.taskId,
       serviceCredits: task.serviceCredits ?? null,
       measuredSeconds: task.measuredSeconds == null ? null : Math.ceil(task.measuredSeconds),
@@ -228,7 +237,8 @@ export function createGenerations(opts: GenerationsOptions) {
     id: string,
     task: { taskId: string; serviceCredits?: number | null; measuredSeconds?: number | null },
   ): Promise<Generation | null> {
-    const taken = await accepted(id, task);
+    // queued too: a send that failed ambiguously (5xx) may have registered the task after all
+    const taken = await accepted(id, task, ["submitting", "queued"]);
     if (taken) return taken;
     const [row] = await db
       .update(generations)
@@ -265,6 +275,9 @@ export function createGenerations(opts: GenerationsOptions) {
 
   const reject = (id: string, error: Record<string, unknown>) =>
     endWithRelease(id, ["submitting"], "rejected", error);
+  /** We give up sending: only before the service accepted it (a pending task is the sync's to judge). */
+  const failSubmit = (id: string, error: Record<string, unknown>) =>
+    endWithRelease(id, ["queued", "submitting"], "failed", error);
   const fail = (id: string, error: Record<string, unknown>) =>
     endWithRelease(id, ["queued", "submitting", "pending"], "failed", error);
   const expire = (id: string) => endWithRelease(id, ["pending"], "expired", { reason: "deadline" });
@@ -327,6 +340,32 @@ export function createGenerations(opts: GenerationsOptions) {
 
   function delivered(id: string, messageIds: number[], fileIds: string[]): Promise<Generation | null> {
     return move(db, id, ["delivering"], "delivered", { deliveredMessageIds: messageIds, fileIds });
+  }
+
+  /**
+   * A result that can never reach the user (its file is gone, Telegram refuses it
+   * for good, or every attempt failed): the generation fails and what was charged
+   * is refunded, in one transaction.
+   */
+  async function undeliverable(id: string, why: string): Promise<Generation | null> {
+    return db.transaction(async (tx) => {
+      const row = await move(tx, id, toDeliver, "failed", {
+        error: { reason: "undeliverable", message: why },
+      });
+      if (!row) return null;
+      if ((row.charged ?? 0) > 0) {
+        const refunded = await credits.refund(
+          { holdKey: row.holdKey, key: `undeliverable-${id}`, note: why.slice(0, 400) },
+          tx,
+        );
+        if (!refunded.ok) throw new Error(`generations: refund of ${id} failed (${refunded.reason})`);
+      }
+      return row;
+    });
+  }
+
+  async function forgetThread(id: string): Promise<void> {
+    await db.update(generations).set({ threadId: null }).where(eq(generations.id, id));
   }
 
   /** One row per attempt to send a result: what was tried, and what came of it. */
@@ -419,16 +458,20 @@ export function createGenerations(opts: GenerationsOptions) {
     byTaskId,
     paramsOf,
     startSubmit,
+    resubmit,
     backToQueue,
     accepted,
     adopt,
     reject,
+    failSubmit,
     fail,
     expire,
     cancel,
     complete,
     startDelivery,
     delivered,
+    undeliverable,
+    forgetThread,
     recordDelivery,
     deliveriesOf,
     markNotified,

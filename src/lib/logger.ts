@@ -16,8 +16,32 @@ const redactPaths = [
   "config.signingSecret",
 ];
 
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({ level, redact: { paths: redactPaths, censor: "[redacted]" } }, destination);
+/**
+ * Every line is scrubbed as it is written, whatever field carries the secret:
+ * an error from a failed Telegram call quotes its URL, which holds the bot token,
+ * deep inside `err`. Known secret values (the configured token, keys) are
+ * replaced wherever they appear too.
+ */
+export function createLogger(
+  level: string,
+  destination?: pino.DestinationStream,
+  secrets: ReadonlyArray<string | undefined> = [],
+): Logger {
+  const known = secrets.filter((s): s is string => typeof s === "string" && s.length >= 8);
+  return pino(
+    {
+      level,
+      redact: { paths: redactPaths, censor: "[redacted]" },
+      hooks: {
+        streamWrite: (line) => {
+          let out = scrub(line);
+          for (const secret of known) out = out.split(secret).join("[redacted]");
+          return out;
+        },
+      },
+    },
+    destination,
+  );
 }
 
 /** Removes bot tokens (bare or inside Telegram file URLs) and bearer keys from free text. */

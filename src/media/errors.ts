@@ -13,7 +13,11 @@ export type MediaErrorKind =
   | "server"
   | "network"
   | "timeout"
-  | "bad_response";
+  | "bad_response"
+  /** 409: typically the same Idempotency-Key still in flight; the task may exist */
+  | "conflict"
+  /** 404/405/410 on a create: a wrong base URL or path, the operator's problem */
+  | "not_found";
 
 export interface MediaServiceErrorInit {
   kind: MediaErrorKind;
@@ -140,6 +144,22 @@ export function errorFromResponse(
       kind: "server",
       retryable: true,
       message: `The media service failed (${status}): ${describe("server error")}`,
+    });
+  }
+  if (status === 409) {
+    return new MediaServiceError({
+      ...base,
+      kind: "conflict",
+      retryable: false,
+      message: `The media service reported a conflict (409): ${describe("conflict")}`,
+    });
+  }
+  if (status === 404 || status === 405 || status === 410) {
+    return new MediaServiceError({
+      ...base,
+      kind: "not_found",
+      retryable: false,
+      message: `The media service has no such endpoint (${status}): ${describe("not found")}; check MEDIA_API_URL`,
     });
   }
   return new MediaServiceError({

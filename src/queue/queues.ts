@@ -2,6 +2,7 @@ import { Queue } from "bullmq";
 import type { GenerationQueues } from "../generations/service";
 import type { Clock } from "../lib/clock";
 import { type GenerationJob, queueNames } from "./jobs";
+import type { SyncHints } from "./sync-hints";
 
 export interface RedisTarget {
   url: string;
@@ -38,7 +39,7 @@ export function createQueues(target: RedisTarget) {
 export type Queues = ReturnType<typeof createQueues>;
 
 /** The generations service's view of the queues: jobId is always the generation id. */
-export function generationQueues(queues: Queues, clock: Clock): GenerationQueues {
+export function generationQueues(queues: Queues, clock: Clock, hints: SyncHints): GenerationQueues {
   const data = (gid: string): GenerationJob => ({ v: 1, gid, polls: 0 });
   return {
     async submit(id, opts) {
@@ -53,8 +54,10 @@ export function generationQueues(queues: Queues, clock: Clock): GenerationQueues
     async sync(id, opts) {
       if (opts?.now) {
         const existing = await queues.sync.getJob(id);
-        if (existing && (await existing.isDelayed())) {
-          await existing.promote().catch(() => undefined);
+        if (existing) {
+          // a delayed poll is brought forward; a running one finds the hint before it sleeps
+          await hints.leave(id, opts.adopt);
+          if (await existing.isDelayed()) await existing.promote().catch(() => undefined);
           return;
         }
       }

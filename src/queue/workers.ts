@@ -7,6 +7,7 @@ import { type RedisTarget, redisConnection } from "./queues";
 import { type DeliverDeps, deliverGeneration } from "./steps/deliver";
 import { giveUpSubmit, type SubmitDeps, submitGeneration } from "./steps/submit";
 import { type SyncDeps, syncGeneration } from "./steps/sync";
+import type { SyncHints } from "./sync-hints";
 
 export interface WorkerOptions {
   redis: RedisTarget;
@@ -21,6 +22,7 @@ export interface WorkerOptions {
   /** Telegram sends across all deliver workers (BullMQ's limiter lives in Redis) */
   telegramPerSecond?: number;
   onOutcome?(queue: string, gid: string, outcome: string): void;
+  hints: SyncHints;
   /** real ms a job stays locked to a worker; a killed worker's jobs return after about this long */
   jobLockMs?: number;
 }
@@ -68,7 +70,8 @@ export function startWorkers(opts: WorkerOptions) {
         case "wait-for-adoption":
           return later(job, token, clock.toReal(outcome.delayMs));
         case "pause":
-          await submitWorker.rateLimit(clock.toReal(outcome.delayMs));
+          // the limiter key lives in Redis: every submit worker pauses, not only this one
+          await submitWorker.rateLimit(outcome.realMs ?? clock.toReal(outcome.delayMs));
           throw Worker.RateLimitError();
         case "retry":
           if (lastAttempt(job)) {
@@ -80,18 +83,27 @@ export function startWorkers(opts: WorkerOptions) {
           return outcome.kind;
       }
     },
-    { ...base, concurrency: opts.concurrency?.submit ?? 4 },
+    {
+      ...base,
+      concurrency: opts.concurrency?.submit ?? 4,
+      // BullMQ honours a rateLimit() pause across processes only when a limiter is set
+      limiter: { max: 1000, duration: 1000 },
+    },
   );
 
   const syncWorker = new Worker<GenerationJob>(
     queueNames.sync,
     async (job, token) => {
       const data = generationJob.parse(job.data);
-      const outcome = await syncGeneration(data.gid, data.polls, opts.sync, data.adopt);
+      const hinted = await opts.hints.take(data.gid);
+      const outcome = await syncGeneration(data.gid, data.polls, opts.sync, data.adopt ?? hinted?.adopt);
       report("sync", data.gid, outcome.kind);
       if (outcome.kind === "poll-again") {
-        await job.updateData({ v: 1, gid: data.gid, polls: data.polls + 1 });
-        return later(job, token, clock.toReal(outcome.delayMs));
+        // a webhook that came while we were looking: look again now instead of sleeping
+        const fresh = await opts.hints.take(data.gid);
+        const adopt = fresh?.adopt;
+        await job.updateData({ v: 1, gid: data.gid, polls: data.polls + 1, ...(adopt ? { adopt } : {}) });
+        return later(job, token, fresh ? 1 : clock.toReal(outcome.delayMs));
       }
       return outcome.kind;
     },
@@ -146,6 +158,16 @@ export function startWorkers(opts: WorkerOptions) {
     /** stop taking jobs, let running ones finish (or hand them back), close connections */
     async close(force = false) {
       await Promise.all(workers.map((w) => w.close(force)));
+    },
+    /** close, giving running jobs `ms` to finish; past that they are left to the stalled-job check */
+    async drain(ms: number) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<"late">((resolve) => {
+        timer = setTimeout(() => resolve("late"), ms);
+      });
+      const closed = await Promise.race([Promise.all(workers.map((w) => w.close())), late]);
+      clearTimeout(timer);
+      if (closed === "late") await Promise.all(workers.map((w) => w.close(true)));
     },
   };
 }

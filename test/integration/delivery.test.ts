@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { Api } from "grammy";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { translate } from "../../src/bot/i18n";
+import { boundedAutoRetry } from "../../src/bot/transformers";
 import { type DeliveryDeps, deliverOutputs, telegramLimits } from "../../src/delivery/telegram-delivery";
 import type { Generation } from "../../src/generations/service";
 import { createMediaStore } from "../../src/storage/media-store";
@@ -135,6 +136,17 @@ describe("delivering outputs to Telegram", () => {
     expect(m?.reply_markup?.inline_keyboard.flat()).toHaveLength(2);
   });
 
+  test("a caption is cut to Telegram's 1024 UTF-16 units, even for a prompt of emoji", async () => {
+    const prompt = "🦊".repeat(900);
+    const g = generation("image", [serve("/fox.png", solidPng(20, 20), "image/png")], {
+      params: { operation: "image", prompt, model: "nano-core-2", imageSize: "1:1", numImages: 1 },
+    });
+    const sent = await deliverOutputs(g, deps());
+    const m = user.messages().find((x) => x.message_id === sent.messageIds[0]);
+    expect(m?.caption?.length).toBeLessThanOrEqual(1024);
+    expect(m?.caption).toContain("🦊…");
+  });
+
   test("two to four images go as one album", async () => {
     const urls = [1, 2, 3].map((i) => serve(`/a${i}.png`, solidPng(32 * i, 32), "image/png"));
     const sent = await deliverOutputs(generation("image", urls), deps());
@@ -163,6 +175,20 @@ describe("delivering outputs to Telegram", () => {
     const verified = verifyFileToken(secret, link![1]!, Date.now());
     expect(verified).toMatchObject({ ok: true, payload: { k: "out", p: `${g.id}/0.mp4` } });
     expect(tg.callsOf("sendVideo").length).toBe(0);
+  });
+
+  test("a 429 on an upload is retried with the same bytes (the file is reopened, not a spent stream)", async () => {
+    const api = new Api(tg.token, { apiRoot: tg.apiRoot });
+    api.config.use(boundedAutoRetry());
+    tg.failNext("sendPhoto", { code: 429, description: "Too Many Requests: retry after 1", retryAfter: 1 });
+    const png = solidPng(48, 48);
+    const sent = await deliverOutputs(generation("image", [serve("/retry.png", png, "image/png")]), {
+      ...deps(),
+      api,
+    });
+    const m = user.messages().find((x) => x.message_id === sent.messageIds[0]);
+    expect(m?.photo).toBeDefined();
+    expect(tg.fileBytes(m!.photo!.at(-1)!.file_id).equals(png)).toBe(true);
   });
 
   test("a second delivery of the same generation re-reads the stored copy, not the service", async () => {

@@ -21,7 +21,9 @@ describe("errors are classified by status and code", () => {
   it.each([
     [400, { error: { code: "invalid_request" } }, "invalid_request", false],
     [422, {}, "invalid_request", false],
-    [404, {}, "invalid_request", false],
+    [404, {}, "not_found", false],
+    [405, {}, "not_found", false],
+    [409, { error: { code: "idempotency_key_in_use" } }, "conflict", false],
     [401, {}, "unauthorized", false],
     [403, {}, "unauthorized", false],
     [402, {}, "payment_required", false],

@@ -5,10 +5,10 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import pino from "pino";
-import { type Runtime, type RuntimeTiming, startRuntime } from "../../src/app";
+import { type Runtime, type RuntimeTiming, secretsOf, startRuntime } from "../../src/app";
 import { type Config, loadConfig } from "../../src/config";
 import { type Clock, scaledClock } from "../../src/lib/clock";
+import { createLogger } from "../../src/lib/logger";
 import { createMediaClient } from "../../src/media/client";
 import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/simulator/server";
 import { createTestDatabase, type TestDatabase } from "./db";
@@ -97,13 +97,16 @@ export async function startHarness(options: HarnessOptions = {}) {
     adoptionGraceMs: 60_000,
     operatorPauseMs: 60_000,
     pollingTimeoutSeconds: 1,
-    jobLockMs: 2_000,
+    jobLockMs: 5_000,
+    drainMs: 3_000,
     ...options.timing,
   };
   const sink = options.logs;
-  const logger = sink
-    ? pino({ level: env.LOG_LEVEL ?? "debug" }, { write: (line: string) => void sink.push(line) })
-    : pino({ level: env.LOG_LEVEL ?? "silent" });
+  const logger = createLogger(
+    env.LOG_LEVEL ?? "silent",
+    sink ? { write: (line: string) => void sink.push(line) } : undefined,
+    secretsOf(config),
+  );
   const start = () =>
     startRuntime(config, {
       clock,

@@ -1,7 +1,7 @@
-import pino from "pino";
-import { startRuntime } from "../../src/app";
+import { secretsOf, startRuntime } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import { scaledClock } from "../../src/lib/clock";
+import { createLogger } from "../../src/lib/logger";
 import { createMediaClient } from "../../src/media/client";
 
 /**
@@ -15,7 +15,7 @@ const clock = scaledClock(
 );
 const runtime = await startRuntime(config, {
   clock,
-  logger: pino({ level: config.logLevel }),
+  logger: createLogger(config.logLevel, undefined, secretsOf(config)),
   skipMigrations: true,
   timing: JSON.parse(process.env.RUNTIME_TIMING ?? "{}"),
   media: createMediaClient({

@@ -117,6 +117,10 @@ gen-failed-unavailable =
     Sorry, the studio is not reachable right now, so this request could not be started.
     The { $price } credits reserved for it are back on your balance.
 gen-done-late = Done after all! ✨ This one is free.
+# $price: the credits that were charged and are now refunded
+gen-undeliverable =
+    Sorry, the result could not be sent to you here.
+    The { $price } credits it cost are back on your balance.
 gen-too-big-link = The file is too large for Telegram. Download it here (the link works for 7 days):
 reason-invalid-request = the studio cannot make this with these settings
 

@@ -113,6 +113,19 @@ async function adoptTask(id: string, taskId: string, deps: SyncDeps) {
     serviceCredits: task.credits_reserved ?? null,
     measuredSeconds: measured,
   });
-  if (adopted) deps.logger.info({ generationId: id, taskId }, "adopted a task created before a crash");
-  return adopted ?? deps.generations.get(id);
+  if (adopted) {
+    deps.logger.info({ generationId: id, taskId }, "adopted a task created before a crash");
+    return adopted;
+  }
+  const current = await deps.generations.get(id);
+  if (current && current.taskId !== taskId) {
+    // a task of ours the generation cannot take (cancelled, rejected, already has another): its cost is ours
+    await deps.generations.recordOrphan(
+      taskId,
+      id,
+      task.credits_reserved ?? null,
+      `task for a generation ${current.state}`,
+    );
+  }
+  return current;
 }

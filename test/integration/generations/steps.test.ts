@@ -5,7 +5,7 @@ import { createGenerations, type Generation, type Generations } from "../../../s
 import { scaledClock } from "../../../src/lib/clock";
 import { createMediaClient } from "../../../src/media/client";
 import { createPrices, loadPriceTable } from "../../../src/pricing/prices";
-import { type SubmitDeps, submitGeneration } from "../../../src/queue/steps/submit";
+import { giveUpSubmit, type SubmitDeps, submitGeneration } from "../../../src/queue/steps/submit";
 import { type SyncDeps, syncGeneration } from "../../../src/queue/steps/sync";
 import { type Simulator, startSimulator } from "../../../src/simulator/server";
 import { signGid } from "../../../src/storage/signed-tokens";
@@ -50,6 +50,7 @@ describe("submit and sync steps", () => {
       metadataFor: (g: Generation) => ({ gid: g.id, sig: signGid(secret, g.id), user: String(g.userId) }),
       inputUrl: (ref) => (ref.kind === "url" ? ref.url : "https://unused.invalid/"),
       adoptionGraceMs: 60_000,
+      maxSubmissions: 3,
       firstPollDelayMs: () => 3000,
       enqueueSync: async (id) => void enqueued.push(`sync:${id}`),
       enqueueDeliver: async (id) => void enqueued.push(`deliver:${id}`),
@@ -253,5 +254,111 @@ describe("submit and sync steps", () => {
     expect(await syncGeneration(id, 0, syncDeps)).toEqual({ kind: "completed", late: true });
     expect(await ledger.account(u)).toEqual({ userId: u, available: 100, held: 0 });
     expect(await ledger.audit()).toEqual([]);
+  });
+
+  test("a create that times out may have reached the service: no second send until the grace period passes", async () => {
+    const { u, id, price } = await newImage();
+    const impatient = createMediaClient({
+      baseUrl: sim.url,
+      apiKey: "k-test",
+      timeoutMs: 150,
+      maxRetries: 0,
+    });
+    // 10 minutes of clock (0.6 s real) for a webhook to adopt the task
+    const patient = { ...submitDeps, adoptionGraceMs: 600_000 };
+    sim.faults.nextCreate({ delayMs: 1_000_000 }); // 1 s real: the client gives up first
+    const before = sim.tasks().length;
+    const posts = () => sim.requests.filter((r) => r.method === "POST").length;
+    const first = await submitGeneration(id, { ...patient, media: impatient }, 1000);
+    expect(first).toEqual({ kind: "wait-for-adoption", delayMs: 600_000 });
+    expect((await generations.get(id))?.state).toBe("submitting");
+    // within the grace period nothing is sent again
+    const sent = posts();
+    expect((await submitGeneration(id, patient, 1000)).kind).toBe("wait-for-adoption");
+    expect(posts()).toBe(sent);
+    await clock.sleep(610_000);
+    // after it, the same Idempotency-Key is sent once more: the service answers with the task it already has
+    expect(await submitGeneration(id, patient, 1000)).toMatchObject({ kind: "accepted" });
+    expect(sim.tasks().length - before).toBe(1);
+    expect(await syncUntilDone(id)).toEqual({ kind: "completed", late: false });
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100 - price, held: 0 });
+  });
+
+  test("a 409 on create is treated as 'the task may exist', not as the user's mistake", async () => {
+    const { u, id, price } = await newImage();
+    sim.faults.nextCreate({ status: 409, code: "idempotency_key_in_use" });
+    expect((await submitGeneration(id, submitDeps, 1000)).kind).toBe("wait-for-adoption");
+    expect((await generations.get(id))?.state).toBe("submitting");
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100 - price, held: price });
+  });
+
+  test("a 404 on create (wrong MEDIA_API_URL) pauses submitting and alerts the operator", async () => {
+    const { id } = await newImage();
+    sim.faults.nextCreate({ status: 404 });
+    expect(await submitGeneration(id, submitDeps, 5000)).toEqual({ kind: "pause", delayMs: 5000 });
+    expect(alerts.join()).toContain("MEDIA_API_URL");
+    expect((await generations.get(id))?.state).toBe("queued");
+  });
+
+  test("after the last allowed send with no answer, the credits go back and the user is told", async () => {
+    const { u, id } = await newImage();
+    const impatient = createMediaClient({
+      baseUrl: sim.url,
+      apiKey: "k-test",
+      timeoutMs: 100,
+      maxRetries: 0,
+    });
+    const deps = { ...submitDeps, media: impatient };
+    for (let i = 0; i < 3; i++) {
+      sim.faults.nextCreate({ delayMs: 1_000_000 });
+      expect((await submitGeneration(id, deps, 1000)).kind).toBe("wait-for-adoption");
+      await clock.sleep(61_000);
+    }
+    expect(await submitGeneration(id, deps, 1000)).toEqual({ kind: "gave-up" });
+    expect((await generations.get(id))?.state).toBe("failed");
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100, held: 0 });
+    expect(enqueued).toContain(`deliver:${id}`);
+  });
+
+  test("giving up on submitting never fails a generation the service already accepted", async () => {
+    const { id } = await newImage();
+    await submitGeneration(id, submitDeps, 1000);
+    expect((await generations.get(id))?.state).toBe("pending");
+    await giveUpSubmit(id, submitDeps, new Error("redis went away"));
+    expect((await generations.get(id))?.state).toBe("pending");
+  });
+
+  test("a task of ours for a generation that can no longer take it is recorded as an orphan, with its cost", async () => {
+    const { u, id } = await newImage();
+    expect(await generations.cancel(id, u)).not.toBeNull();
+    const g = (await generations.get(id))!;
+    const stray = await submitDeps.media.createImage(
+      { prompt: "a fox", model: "nano-pro", image_size: "16:9", metadata: submitDeps.metadataFor(g) },
+      { idempotencyKey: `stray-${id}` },
+    );
+    expect(await syncGeneration(id, 0, syncDeps, stray.id)).toEqual({ kind: "nothing-to-do" });
+    const { orphanTasks } = await import("../../../src/db/schema");
+    const { eq } = await import("drizzle-orm");
+    const [orphan] = await database.db.select().from(orphanTasks).where(eq(orphanTasks.taskId, stray.id));
+    expect(orphan).toMatchObject({ generationId: id, reason: "task for a generation cancelled" });
+    expect(orphan?.serviceCredits).toBeGreaterThan(0);
+  });
+
+  test("a queued generation whose earlier send registered after all is adopted, not sent again", async () => {
+    const { id } = await newImage();
+    const g = (await generations.get(id))!;
+    const registered = await submitDeps.media.createImage(
+      {
+        prompt: "a fox",
+        model: "nano-pro",
+        image_size: "16:9",
+        num_images: 1,
+        metadata: submitDeps.metadataFor(g),
+      },
+      { idempotencyKey: id },
+    );
+    expect((await syncGeneration(id, 0, syncDeps, registered.id)).kind).not.toBe("nothing-to-do");
+    expect((await generations.get(id))?.taskId).toBe(registered.id);
+    expect(await submitGeneration(id, submitDeps, 1000)).toEqual({ kind: "nothing-to-do" });
   });
 });
