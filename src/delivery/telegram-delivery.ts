@@ -104,6 +104,12 @@ export async function deliverOutputs(g: Generation, deps: DeliveryDeps): Promise
   const upload = (f: StoredFile) => new InputFile(f.absolutePath, f.fileName);
   const sent: Message[] = [];
 
+  const action =
+    g.operation === "video" ? "upload_video" : g.operation === "dub" ? "upload_voice" : "upload_photo";
+  // "sending a photo…" while the upload runs; a lost chat action is no reason to fail
+  await deps.api
+    .sendChatAction(chatId, action, g.threadId ? { message_thread_id: g.threadId } : {})
+    .catch(() => undefined);
   const tooBig = files.filter((f) => f.size > limits.uploadMaxBytes);
   const sendable = files.filter((f) => f.size <= limits.uploadMaxBytes);
 

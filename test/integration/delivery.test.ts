@@ -134,6 +134,7 @@ describe("delivering outputs to Telegram", () => {
     expect(m?.photo).toBeDefined();
     expect(m?.caption).toContain("a lighthouse");
     expect(m?.reply_markup?.inline_keyboard.flat()).toHaveLength(2);
+    expect(tg.callsOf("sendChatAction").at(-1)?.params).toMatchObject({ action: "upload_photo" });
   });
 
   test("a caption is cut to Telegram's 1024 UTF-16 units, even for a prompt of emoji", async () => {
