@@ -84,4 +84,21 @@ describe("a worker killed mid-flight loses nothing", () => {
     });
     expect(await h.runtime.ledger.audit()).toEqual([]);
   });
+
+  test("SIGTERM mid-upload: the worker finishes the job it holds, then exits cleanly", async () => {
+    worker ??= await h.spawnWorker();
+    const user = await startedUser(h);
+    h.tg.delayNext("sendPhoto", 1_500);
+    await requestImage(user, "a calm lake");
+    await generationIn(h, user.id, "delivering", 30_000);
+    await new Promise((r) => setTimeout(r, 200));
+    const exited = new Promise<number | null>((resolve) => worker!.once("exit", (code) => resolve(code)));
+    worker.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    worker = undefined;
+    const done = await generationIn(h, user.id, "delivered", 5_000);
+    const attempts = await h.runtime.generations.deliveriesOf(done.id);
+    expect(attempts.map((a) => a.state)).toEqual(["sent"]);
+    expect(user.messages().filter((m) => m.photo)).toHaveLength(1);
+  });
 });
