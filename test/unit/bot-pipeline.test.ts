@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { inArray } from "drizzle-orm";
 import { Composer } from "grammy";
-import type { Update, UserFromGetMe } from "grammy/types";
+import type { Update } from "grammy/types";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createBot } from "../../src/bot/bot";
@@ -16,6 +16,7 @@ import { createLedger } from "../../src/credits/ledger";
 import { processedUpdates } from "../../src/db/schema";
 import { createLogger } from "../../src/lib/logger";
 import { createUsers } from "../../src/users/users";
+import { testBotInfo } from "../support/bot-info";
 import { createTestDatabase, type TestDatabase } from "../support/db";
 
 /**
@@ -24,21 +25,7 @@ import { createTestDatabase, type TestDatabase } from "../support/db";
  * stories against the Telegram stand-in.
  */
 
-const botInfo: UserFromGetMe = {
-  id: 42,
-  is_bot: true,
-  first_name: "Studio",
-  username: "studio_bot",
-  can_join_groups: true,
-  can_read_all_group_messages: false,
-  supports_inline_queries: true,
-  can_connect_to_business: false,
-  has_main_web_app: false,
-  has_topics_enabled: false,
-  allows_users_to_create_topics: false,
-  can_manage_bots: false,
-  supports_join_request_queries: false,
-};
+const botInfo = testBotInfo;
 
 interface Call {
   method: string;

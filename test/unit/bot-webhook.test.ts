@@ -1,24 +1,10 @@
 import { Bot } from "grammy";
-import type { UserFromGetMe } from "grammy/types";
 import { describe, expect, test } from "vitest";
 import type { BotContext } from "../../src/bot/context";
 import { telegramWebhookApp } from "../../src/bot/webhook";
+import { testBotInfo } from "../support/bot-info";
 
-const botInfo: UserFromGetMe = {
-  id: 42,
-  is_bot: true,
-  first_name: "Studio",
-  username: "studio_bot",
-  can_join_groups: true,
-  can_read_all_group_messages: false,
-  supports_inline_queries: true,
-  can_connect_to_business: false,
-  has_main_web_app: false,
-  has_topics_enabled: false,
-  allows_users_to_create_topics: false,
-  can_manage_bots: false,
-  supports_join_request_queries: false,
-};
+const botInfo = testBotInfo;
 
 const secret = "a-webhook-secret-of-some-length";
 
