@@ -38,13 +38,16 @@ export interface CreateInput {
   language: string;
   chat: ChatRef;
   params: GenerationParamsInput;
+  /** the price the user saw; when the table changed since, nothing is created */
+  expectedPrice?: number;
 }
 
 export type CreateResult =
   | { ok: true; generation: Generation; created: boolean }
   | { ok: false; reason: "insufficient"; price: number; available: number; missing: number }
   | { ok: false; reason: "invalid"; message: string }
-  | { ok: false; reason: "no_price" };
+  | { ok: false; reason: "no_price" }
+  | { ok: false; reason: "price_changed"; price: number };
 
 export interface OutputSet {
   images: string[];
@@ -132,6 +135,9 @@ export function createGenerations(opts: GenerationsOptions) {
     const params = parsed.data;
     const q = quote(prices, params);
     if (!q.ok) return { ok: false, reason: "no_price" };
+    if (input.expectedPrice !== undefined && input.expectedPrice !== q.credits) {
+      return { ok: false, reason: "price_changed", price: q.credits };
+    }
 
     const existing = await db.select().from(generations).where(eq(generations.requestKey, input.key));
     if (existing[0]) return { ok: true, generation: existing[0], created: false };

@@ -73,6 +73,16 @@ describe("generations service on real Postgres", () => {
     expect(await ledger.account(u)).toEqual({ userId: u, available: 1, held: 0 });
   });
 
+  test("a price that changed since the user saw it creates nothing", async () => {
+    const u = nextUser++;
+    await ledger.grant({ userId: u, amount: 100, key: `g${u}` });
+    const r = await generations.create({ ...imageRequest(u, `k${u}`), expectedPrice: unit + 1 });
+    expect(r).toEqual({ ok: false, reason: "price_changed", price: unit });
+    expect(await generations.recent(u)).toEqual([]);
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100, held: 0 });
+    expect(await generations.create({ ...imageRequest(u, `k${u}`), expectedPrice: unit })).toMatchObject({ ok: true });
+  });
+
   test("invalid params are refused before anything is written", async () => {
     const u = nextUser++;
     await ledger.grant({ userId: u, amount: 100, key: `g${u}` });
