@@ -10,7 +10,8 @@ import { syncCommands } from "./bot/commands";
 import type { BotContext } from "./bot/context";
 import { conversationCommands, conversationFeatures } from "./bot/conversations";
 import { translate } from "./bot/i18n";
-import { type PollingHandle, startPolling } from "./bot/polling";
+import { createInFlight } from "./bot/middleware/in-flight";
+import { allowedUpdates, type PollingHandle, startPolling } from "./bot/polling";
 import { boundedAutoRetry } from "./bot/transformers";
 import { telegramWebhookApp } from "./bot/webhook";
 import type { Config } from "./config";
@@ -191,6 +192,7 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
     });
 
     let server: ServerType | undefined;
+    const inFlight = createInFlight();
     let polling: PollingHandle | undefined;
     if (web) {
       const app = new Hono();
@@ -225,6 +227,7 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
           {
             apiRoot: config.telegram.apiRoot,
             apiTransformers: [countFloodWaits(metrics)],
+            inFlight,
             ...(overrides.botInfo ? { botInfo: overrides.botInfo } : {}),
             features: conversationFeatures({ db, generations, prices }),
           },
@@ -246,14 +249,14 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
         );
         s.once("error", reject);
       });
-      onStop(
-        phase.intake,
-        () =>
-          new Promise<void>((resolve) => {
-            server!.close(() => resolve());
-            if ("closeAllConnections" in server!) server!.closeAllConnections();
-          }),
-      );
+      onStop(phase.intake, async () => {
+        const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
+        // updates still being handled (a webhook answered on timeout goes on) finish first
+        if (!(await inFlight.idle(timing.drainMs)))
+          logger.warn({ updates: inFlight.count }, "updates still in flight");
+        if ("closeAllConnections" in server!) server!.closeAllConnections();
+        await closed;
+      });
       if (bot) {
         await bot.init();
         await syncCommands(bot, conversationCommands).catch((err: unknown) =>
@@ -265,6 +268,7 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
         } else {
           await bot.api.setWebhook(`${config.publicUrl}/telegram`, {
             secret_token: config.telegram.webhookSecret!,
+            allowed_updates: allowedUpdates,
           });
         }
       }

@@ -31,6 +31,8 @@ const { mediaWebhookPath, secretsOf, startRuntime } = await import("./app");
 const { createLogger } = await import("./lib/logger");
 const { PriceTableError } = await import("./pricing/prices");
 const logger = createLogger(config.logLevel, undefined, secretsOf(config));
+// a stray rejection (a webhook update finishing after its timeout answer) is logged, never fatal
+process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled rejection"));
 try {
   const runtime = await startRuntime(config, { logger });
   logger.info(

@@ -14,6 +14,7 @@ import { i18n } from "./i18n";
 import { sequenceConstraints } from "./keys";
 import { dedupeUpdates } from "./middleware/dedupe";
 import { handleBotError } from "./middleware/error-boundary";
+import type { InFlight } from "./middleware/in-flight";
 import { injectDeps } from "./middleware/inject-deps";
 import { defaultRateLimit, type RateLimitOptions, rateLimit } from "./middleware/rate-limit";
 import { registerUser } from "./middleware/register-user";
@@ -27,6 +28,8 @@ export interface CreateBotOptions {
   botInfo?: UserFromGetMe;
   /** feature composers, run after the always-available handlers and before the fallback */
   features?: Composer<BotContext>[];
+  /** counts updates in handling, for a shutdown that waits for them */
+  inFlight?: InFlight;
   /** API transformers that must see Telegram's raw answers (metrics) */
   apiTransformers?: Transformer[];
   /** per-user rate limit; the Redis key prefix defaults to `<config.redis.prefix>:ratelimit:` */
@@ -54,6 +57,7 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   // bot.catch under polling; under a webhook they fail the call, and Telegram retries.
   bot.catch(handleBotError);
 
+  if (options.inFlight) bot.use(options.inFlight.middleware);
   bot.use(injectDeps(deps));
   // With @grammyjs/runner (or concurrent webhook calls), updates of one chat or
   // user must not overtake each other. First, before anything that awaits: two

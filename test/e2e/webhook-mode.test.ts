@@ -33,4 +33,18 @@ describe("webhook mode", () => {
     });
     expect(res.status).toBe(401);
   });
+
+  test("a restart waits for the update in hand: the user's step is neither lost nor broken", async () => {
+    const user = h.tg.user();
+    h.tg.delayNext("sendMessage", 1_500);
+    await user.send("/start");
+    await new Promise((r) => setTimeout(r, 300));
+    await h.stopRuntime();
+    const welcome = user.messages().find((m) => m.text?.includes("credits"));
+    expect(welcome).toBeDefined();
+    expect(user.messages().some((m) => m.text?.includes("went wrong"))).toBe(false);
+    await h.startRuntime();
+    await user.send("/balance");
+    await user.waitFor((m) => Boolean(m.text?.includes("Available")), { timeoutMs: 10_000 });
+  });
 });

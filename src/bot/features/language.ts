@@ -1,4 +1,4 @@
-import { Composer, InlineKeyboard } from "grammy";
+import { Composer, GrammyError, InlineKeyboard } from "grammy";
 import { type Language, languageSchema } from "../../users/language";
 import type { BotContext } from "../context";
 
@@ -32,5 +32,8 @@ languageFeature.callbackQuery(new RegExp(`^${callbackPrefix}`), async (ctx) => {
   ctx.i18n.useLocale(choice.data);
   const done = ctx.t("language-set");
   await ctx.answerCallbackQuery({ text: done });
-  await ctx.editMessageText(done);
+  // a second tap on the same language edits to the same text: Telegram says "not modified"
+  await ctx.editMessageText(done).catch((err: unknown) => {
+    if (!(err instanceof GrammyError && /not modified/i.test(err.description))) throw err;
+  });
 });

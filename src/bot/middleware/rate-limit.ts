@@ -5,7 +5,7 @@ export interface RateLimitOptions {
   /** updates a user may send per window */
   limit: number;
   windowMs: number;
-  /** Redis key prefix; per user and window a key below it counts updates */
+  /** Redis key prefix; per user a key below it counts updates of the current window */
   keyPrefix: string;
   /** beyond this Redis answer time the update passes (fail open) */
   redisTimeoutMs: number;
@@ -38,8 +38,8 @@ export function rateLimit(options: RateLimitOptions): MiddlewareFn<BotContext> {
   const { limit, windowMs, keyPrefix, redisTimeoutMs } = options;
 
   async function count(ctx: BotContext, userId: number): Promise<number | undefined> {
-    const window = Math.floor(Date.now() / windowMs);
-    const key = `${keyPrefix}${userId}:${window}`;
+    // the window starts at the user's first update, not at a wall-clock boundary
+    const key = `${keyPrefix}${userId}`;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), redisTimeoutMs);
@@ -47,7 +47,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareFn<BotContext> {
     const counting = ctx.deps.redis
       .multi()
       .incr(key)
-      .pexpire(key, windowMs * 2)
+      .pexpire(key, windowMs, "NX")
       .exec()
       .then((results) => {
         const value = results?.[0]?.[1];
@@ -74,7 +74,11 @@ export function rateLimit(options: RateLimitOptions): MiddlewareFn<BotContext> {
     const outcome = await verdict(ctx, ctx.from.id);
     if (outcome === "pass") return next();
     ctx.logger.info({ userId: ctx.from.id, outcome }, "rate limited");
-    if (outcome === "silence") return;
+    if (outcome === "silence") {
+      // a button press still gets its answer, or its spinner turns until Telegram gives up
+      if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => undefined);
+      return;
+    }
 
     // The registration middleware has not run yet: look up the saved language for this one notice.
     const saved = await ctx.deps.users.get(ctx.from.id);
