@@ -14,7 +14,8 @@ export async function showStatus(
   keyboard?: InlineKeyboard,
 ): Promise<void> {
   if (g.chatId === null) return;
-  const shown = keyboard ? `${text}\u0000kb` : text;
+  // what was shown, buttons included; Postgres text cannot hold a NUL, so the marker is plain
+  const shown = keyboard ? `${text}\n[buttons]` : text;
   if (g.statusShown === shown) return;
   if (g.statusMessageId) {
     try {

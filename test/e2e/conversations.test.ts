@@ -1,8 +1,12 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { inArray, sql } from "drizzle-orm";
 import type { InlineKeyboardButton, Message } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Generation } from "../../src/generations/service";
-import { createPrices, loadPriceTable } from "../../src/pricing/prices";
+import { generations as generationsTable } from "../../src/db/schema";
+import { endedBadly, type Generation } from "../../src/generations/service";
+import { createPrices, loadPriceTable, type PriceTable } from "../../src/pricing/prices";
 import { eventually, generationIn, type Harness, startHarness } from "../support/harness";
 import type { BotMessage, TestUser } from "../support/telegram";
 
@@ -12,7 +16,12 @@ import type { BotMessage, TestUser } from "../support/telegram";
  * Buttons are pressed by their callback data where the label is translated.
  */
 
-const prices = createPrices(loadPriceTable());
+const table = loadPriceTable();
+const prices = createPrices(table);
+/** The runtime reads its prices from here, so a test can change them across a restart. */
+const pricesDir = mkdtempSync(join(tmpdir(), "msb-prices-"));
+const pricesFile = join(pricesDir, "prices.json");
+const writePrices = (t: PriceTable) => writeFileSync(pricesFile, JSON.stringify(t));
 const WELCOME = 100;
 const fixture = (name: string) =>
   readFileSync(new URL(`../../src/simulator/fixtures/${name}`, import.meta.url));
@@ -52,9 +61,13 @@ describe("guided conversations", () => {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await startHarness();
+    writePrices(table);
+    h = await startHarness({ env: { PRICES_FILE: pricesFile } });
   });
-  afterAll(async () => h?.stop());
+  afterAll(async () => {
+    await h?.stop();
+    rmSync(pricesDir, { recursive: true, force: true });
+  });
 
   async function newUser(language: "en" | "fa" = "en"): Promise<TestUser> {
     const user = h.tg.user({ language });
@@ -76,6 +89,48 @@ describe("guided conversations", () => {
 
   async function generations(userId: number): Promise<Generation[]> {
     return h.runtime.generations.recent(userId, 50);
+  }
+
+  /** Bot API calls of one method to one chat. */
+  const callsIn = (method: string, chatId: number) =>
+    h.tg.callsOf(method).filter((c) => Number(c.params.chat_id) === chatId);
+
+  /** Requests waiting for a worker, counted like the queue position is. */
+  async function waitingInQueue(): Promise<number> {
+    const [row] = await h.runtime.db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(generationsTable)
+      .where(inArray(generationsTable.state, ["queued", "submitting"]));
+    return row?.n ?? 0;
+  }
+
+  /**
+   * Every generation so far has been delivered (or its failure told) and its
+   * status shown, and Telegram has heard nothing for a moment: no worker edit
+   * of an earlier test is still on its way.
+   */
+  async function allSettled(): Promise<void> {
+    await eventually(async () => {
+      const rows = await h.runtime.db
+        .select({
+          state: generationsTable.state,
+          statusShown: generationsTable.statusShown,
+          notifiedAt: generationsTable.notifiedAt,
+        })
+        .from(generationsTable);
+      const settled = rows.every(
+        (r) =>
+          (r.state === "delivered" && r.statusShown !== null) ||
+          (endedBadly.includes(r.state) && r.notifiedAt !== null) ||
+          r.state === "cancelled",
+      );
+      return settled ? true : undefined;
+    });
+    await eventually(async () => {
+      const before = h.tg.calls.length;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return h.tg.calls.length === before ? true : undefined;
+    });
   }
 
   async function expectPaidOnce(user: TestUser, g: Generation) {
@@ -172,6 +227,8 @@ describe("guided conversations", () => {
     await user.sendAlbum([{ caption: "/edit make it snow" }, {}, {}]);
     const counter = await user.waitFor(says("3 of 3 pictures received"));
     expect(plain(counter.text)).toContain("Description: make it snow");
+    // the captioned photo started the conversation; the rest of its album shares its counter message
+    expect(user.messages().filter((m) => plain(m.text).includes("pictures received"))).toHaveLength(1);
     await tap(user, "cv:d", (m) => panel(m) && says("Pictures: 3")(m));
     await tap(user, "cv:ok");
     const g = await generationIn(h, user.id, "delivered");
@@ -380,6 +437,27 @@ describe("guided conversations", () => {
     expect(plain(summary.text)).toContain("Length: 0:42");
   });
 
+  test("a description after the command is checked like one typed at the prompt", async () => {
+    const user = await newUser("en");
+    await user.send(`/edit ${"x".repeat(4000)}`);
+    await user.waitFor(says("This description has 4000 characters; at most 2000 fit"));
+    const photos = await user.waitFor(says("Send 1 to 3 photos"));
+    expect(plain(photos.text)).not.toContain("Description:");
+
+    await user.send(`/image ${"y".repeat(3000)}`);
+    const tooLong = await user.waitFor(says("This description has 3000 characters"), { after: photos });
+    await user.waitFor(says("Describe the image"), { after: tooLong });
+    expect(user.messages().some((m) => m.message_id > photos.message_id && panel(m))).toBe(false);
+
+    // an accepted long description is shortened on screen (the whole of it is sent)
+    const long = `${"z".repeat(1500)} end`;
+    const own = await user.sendPhoto({ width: 800, height: 800 });
+    await user.replyTo(own, `/edit ${long}`);
+    const summary = await user.waitFor((m) => panel(m) && says("✏️ Photo edit")(m), { after: tooLong });
+    expect(plain(summary.text)).not.toContain(" end");
+    expect(plain(summary.text).length).toBeLessThan(1000);
+  });
+
   // ------------------------------------------------------------------ safety
 
   test("double-tapping Confirm creates one generation", async () => {
@@ -452,6 +530,87 @@ describe("guided conversations", () => {
     expect(g).toMatchObject({ chatId: group.id, threadId: topic });
   });
 
+  test("in a group, a press on another member's live panel is only answered; the panel keeps its buttons", async () => {
+    const alice = await newUser("en");
+    const bob = await newUser("en");
+    const group = h.tg.group({ members: [alice, bob] });
+    await alice.sendIn(group, "/image a shared lighthouse");
+    const summary = await alice.waitFor(panel, { in: group });
+    const press = await bob.press(byData("cv:o:a"), { in: group, message: summary });
+    expect((await bob.waitForAnswer(press)).text).toBe("This menu is no longer active.");
+    // Alice's next press is handled after Bob's (one chat): her buttons are still there and work
+    await alice.press(byData("cv:o:a"), { in: group, message: summary });
+    await alice.waitFor(says("Choose the aspect ratio"), { in: group });
+    expect(callsIn("editMessageReplyMarkup", group.id)).toEqual([]);
+  });
+
+  test("a failure while creating the request brings the panel back, never a false 'queued'", async () => {
+    const user = await newUser("en");
+    await user.send("/image a fragile bridge");
+    const summary = await user.waitFor(panel);
+    const service = h.runtime.generations;
+    const create = service.create;
+    service.create = async () => {
+      throw new Error("Connection terminated unexpectedly");
+    };
+    try {
+      const back = await tap(
+        user,
+        "cv:ok",
+        (m) => m.message_id === summary.message_id && panel(m) && says("something went wrong")(m),
+      );
+      expect(plain(back.text)).not.toContain("in the queue");
+    } finally {
+      service.create = create;
+    }
+    expect(await generations(user.id)).toHaveLength(0);
+    // the same panel confirms once the database is back
+    await tap(user, "cv:ok");
+    await expectPaidOnce(user, await generationIn(h, user.id, "delivered"));
+  });
+
+  test("a price changed since the panel was shown is not charged: the panel shows the new one first", async () => {
+    const user = await newUser("en");
+    await user.send("/image a lighthouse at new prices");
+    const summary = await user.waitFor(panel);
+    expect(plain(summary.text)).toContain("Price: 4 credits");
+    await h.stopRuntime();
+    writePrices({ ...table, image: { ...table.image, "nano-core-2": { default: 5 } } });
+    try {
+      await h.startRuntime();
+      const again = await tap(
+        user,
+        "cv:ok",
+        (m) => m.message_id === summary.message_id && panel(m) && says("it is now 5 credits")(m),
+      );
+      expect(plain(again.text)).toContain("Price: 5 credits");
+      expect(buttons(again).find(byData("cv:ok"))?.text).toBe("✅ Confirm · 5 credits");
+      expect(await generations(user.id)).toHaveLength(0);
+      await tap(user, "cv:ok");
+      const g = await generationIn(h, user.id, "delivered");
+      expect(g.price).toBe(5);
+      await expectPaidOnce(user, g);
+    } finally {
+      writePrices(table);
+      await h.stopRuntime();
+      await h.startRuntime();
+    }
+  });
+
+  test("a 403 to a conversation's own call marks the user blocked, as bot.api does", async () => {
+    const user = await newUser("en");
+    await user.send("/image a closed door");
+    const summary = await user.waitFor(panel);
+    await user.block();
+    await eventually(async () => ((await h.runtime.users.get(user.id))?.blockedAt ? true : undefined));
+    // the press counts as the user being back; the picker's edit of the panel then meets the block
+    await user.press(byData("cv:o:a"), { message: summary });
+    await eventually(async () =>
+      callsIn("editMessageText", user.id).some((c) => !c.response.ok) ? true : undefined,
+    );
+    await eventually(async () => ((await h.runtime.users.get(user.id))?.blockedAt ? true : undefined), 5_000);
+  });
+
   test("not enough credits: says how many are missing, spends nothing, the panel stays", async () => {
     const user = await newUser("en");
     await user.send("/video a long journey");
@@ -479,14 +638,16 @@ describe("guided conversations", () => {
     const user = await newUser("en");
     await user.send("/image a busy harbour");
     await user.waitFor(panel);
+    // the fault goes to the next edit of any chat: no worker edit of an earlier test may take it
+    await allSettled();
     h.tg.failNext("editMessageText", {
       code: 429,
       description: "Too Many Requests: retry after 1",
       retryAfter: 1,
     });
-    const edits = h.tg.callsOf("editMessageText").length;
+    const edits = callsIn("editMessageText", user.id).length;
     await tap(user, "cv:o:a", says("Choose the aspect ratio"));
-    const tried = h.tg.callsOf("editMessageText").slice(edits);
+    const tried = callsIn("editMessageText", user.id).slice(edits);
     expect(tried.map((c) => c.response.ok)).toEqual([false, true]);
     await tap(user, "cv:p:16:9", says("Aspect ratio: 16:9"));
     await tap(user, "cv:ok");
@@ -558,7 +719,11 @@ describe("guided conversations", () => {
     }
     const user = await newUser("en");
     await user.send("/image patience");
-    const status = await tap(user, "cv:ok", says("Place in the queue: 4"));
+    await user.waitFor(panel);
+    // whatever earlier tests left waiting counts too
+    const ahead = await waitingInQueue();
+    expect(ahead).toBeGreaterThanOrEqual(others.length);
+    const status = await tap(user, "cv:ok", says(`Place in the queue: ${ahead + 1}`));
     await generationIn(h, user.id, "queued");
     expect(await h.runtime.ledger.account(user.id)).toMatchObject({ held: 4 });
 

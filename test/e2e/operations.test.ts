@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createPrices, loadPriceTable } from "../../src/pricing/prices";
-import { confirmOffer, generationIn, type Harness, startedUser, startHarness } from "../support/harness";
+import {
+  confirmOffer,
+  eventually,
+  generationIn,
+  type Harness,
+  startedUser,
+  startHarness,
+} from "../support/harness";
 import type { TestUser } from "../support/telegram";
 
 const prices = createPrices(loadPriceTable());
@@ -45,6 +52,13 @@ describe("the four operations end to end", () => {
       "🔁 Again",
       "✏️ Edit this",
     ]);
+    // the status message ends as "done", with the buttons, and the database knows it was shown
+    await user.waitFor((m) => m.message_id === g.statusMessageId && Boolean(m.text?.startsWith("Done")));
+    const shown = await eventually(async () => {
+      const row = await h.runtime.generations.get(g.id);
+      return row?.statusShown?.startsWith("Done") ? row.statusShown : undefined;
+    });
+    expect(shown).toContain("[buttons]");
   });
 
   test("edit: a photo with /edit in its caption → the service downloads it through our file proxy", async () => {

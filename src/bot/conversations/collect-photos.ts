@@ -3,6 +3,7 @@ import { limits } from "../../media/catalog";
 import { promptProblem } from "./ask-prompt";
 import { panelData } from "./callback-data";
 import { type InputProblem, linkIn, type PhotoInput, photoIn } from "./inputs";
+import { shortened } from "./opening";
 import { navRow, type Screen } from "./screen";
 import { cancelled, type StepResult, value } from "./steps";
 
@@ -26,11 +27,13 @@ function problemText(screen: Screen, problem: InputProblem): string {
 export async function collectPhotos(
   screen: Screen,
   initial: CollectedPhotos,
+  /** the media_group_id of the album the first photo came in */
+  album?: string,
 ): Promise<StepResult<CollectedPhotos>> {
   const { t } = screen;
   const images = [...initial.images];
   let prompt = initial.prompt;
-  let lastGroup: string | undefined;
+  let lastGroup = album;
   const warnedGroups = new Set<string>();
 
   const render = async () => {
@@ -39,7 +42,7 @@ export async function collectPhotos(
         ? t("cv-ask-photos", { max: maxPhotos })
         : t("cv-photos-got", { count: images.length, max: maxPhotos }),
     ];
-    if (prompt) lines.push(t("cv-line-prompt", { value: prompt }));
+    if (prompt) lines.push(t("cv-line-prompt", { value: shortened(prompt) }));
     const keyboard = new InlineKeyboard();
     if (images.length > 0) keyboard.text(t("cv-btn-continue"), panelData.done());
     await screen.show(lines.join("\n\n"), navRow(keyboard, t, { back: false }));

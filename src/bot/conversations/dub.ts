@@ -121,15 +121,22 @@ export function dubConversation(deps: ConversationDeps) {
         if (collected.kind !== "value") return screen.close(t("cv-cancelled"));
         media = collected.value;
       }
-      const outcome = await runPanel(screen, spec, { media, target, source }, (s) =>
-        submitRequest(conversation, screen, deps, who, {
-          operation: "dub",
-          source: s.media.ref,
-          targetLanguage: s.target,
-          sourceLanguage: s.source,
-          ...(s.media.durationSeconds !== undefined ? { durationSeconds: s.media.durationSeconds } : {}),
-          ...(s.media.kind ? { kind: s.media.kind } : {}),
-        }),
+      const outcome = await runPanel(screen, spec, { media, target, source }, (s, shown) =>
+        submitRequest(
+          conversation,
+          screen,
+          deps,
+          who,
+          {
+            operation: "dub",
+            source: s.media.ref,
+            targetLanguage: s.target,
+            sourceLanguage: s.source,
+            ...(s.media.durationSeconds !== undefined ? { durationSeconds: s.media.durationSeconds } : {}),
+            ...(s.media.kind ? { kind: s.media.kind } : {}),
+          },
+          shown,
+        ),
       );
       if (outcome.kind === "done") return;
       if (outcome.kind === "cancel") return screen.close(t("cv-cancelled"));

@@ -19,8 +19,8 @@ import { submitRequest } from "./submit";
 export interface EditSeed extends SeedBase {
   prompt?: string;
   images?: PhotoInput[];
-  /** more photos of the same album are on their way: stay on the photo step */
-  album?: boolean;
+  /** the media_group_id of the album the request came with: more photos are on their way, stay on the photo step */
+  album?: string;
   params?: Extract<GenerationParams, { operation: "edit" }>;
 }
 
@@ -58,7 +58,7 @@ export function editConversation(deps: ConversationDeps) {
       images.length === 0 || seed.album ? "photos" : prompt === undefined ? "prompt" : "panel";
     for (;;) {
       if (step === "photos") {
-        const collected = await collectPhotos(screen, { images, ...(prompt ? { prompt } : {}) });
+        const collected = await collectPhotos(screen, { images, ...(prompt ? { prompt } : {}) }, seed.album);
         if (collected.kind !== "value") return screen.close(t("cv-cancelled"));
         if (images.length === 0 && !seed.params) options = defaultImageOptions(collected.value.images[0]);
         images = collected.value.images;
@@ -74,16 +74,23 @@ export function editConversation(deps: ConversationDeps) {
         }
         prompt = asked.value;
       }
-      const outcome = await runPanel(screen, spec, { prompt: prompt!, images, options }, (s) =>
-        submitRequest(conversation, screen, deps, who, {
-          operation: "edit",
-          prompt: s.prompt,
-          images: s.images.map((i) => i.ref),
-          model: s.options.model,
-          imageSize: s.options.imageSize,
-          ...(s.options.resolution ? { resolution: s.options.resolution } : {}),
-          numImages: s.options.numImages,
-        }),
+      const outcome = await runPanel(screen, spec, { prompt: prompt!, images, options }, (s, shown) =>
+        submitRequest(
+          conversation,
+          screen,
+          deps,
+          who,
+          {
+            operation: "edit",
+            prompt: s.prompt,
+            images: s.images.map((i) => i.ref),
+            model: s.options.model,
+            imageSize: s.options.imageSize,
+            ...(s.options.resolution ? { resolution: s.options.resolution } : {}),
+            numImages: s.options.numImages,
+          },
+          shown,
+        ),
       );
       if (outcome.kind === "done") return;
       if (outcome.kind === "cancel") return screen.close(t("cv-cancelled"));

@@ -50,15 +50,22 @@ export function imageConversation(deps: ConversationDeps) {
         if (asked.kind !== "value") return screen.close(t("cv-cancelled"));
         prompt = asked.value;
       }
-      const outcome = await runPanel(screen, spec, { prompt, options }, (s) =>
-        submitRequest(conversation, screen, deps, who, {
-          operation: "image",
-          prompt: s.prompt,
-          model: s.options.model,
-          imageSize: s.options.imageSize,
-          ...(s.options.resolution ? { resolution: s.options.resolution } : {}),
-          numImages: s.options.numImages,
-        }),
+      const outcome = await runPanel(screen, spec, { prompt, options }, (s, shown) =>
+        submitRequest(
+          conversation,
+          screen,
+          deps,
+          who,
+          {
+            operation: "image",
+            prompt: s.prompt,
+            model: s.options.model,
+            imageSize: s.options.imageSize,
+            ...(s.options.resolution ? { resolution: s.options.resolution } : {}),
+            numImages: s.options.numImages,
+          },
+          shown,
+        ),
       );
       if (outcome.kind === "done") return;
       if (outcome.kind === "cancel") return screen.close(t("cv-cancelled"));

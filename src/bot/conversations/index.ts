@@ -1,16 +1,18 @@
-import { createConversation } from "@grammyjs/conversations";
-import { Composer, type Context } from "grammy";
+import { type ConversationBuilder, createConversation } from "@grammyjs/conversations";
+import { Composer, type Context, type MiddlewareFn } from "grammy";
 import type { Message } from "grammy/types";
 import type { Generations } from "../../generations/service";
 import { type DubbingLanguage, dubbingLanguages, limits } from "../../media/catalog";
 import type { BotContext } from "../context";
 import { historyFeature } from "../features/history";
+import { promptProblem } from "./ask-prompt";
 import { panelPrefix } from "./callback-data";
 import { type DubSeed, dubConversation } from "./dub";
 import { type EditSeed, editConversation } from "./edit";
 import { type ImageSeed, imageConversation } from "./image";
 import { type Checked, linkIn, mediaIn, type PhotoInput, photoIn } from "./inputs";
 import type { ConversationDeps } from "./opening";
+import { markBlockedInConversation } from "./plugin";
 import { dropStaleButtons } from "./screen";
 import { type VideoSeed, videoConversation } from "./video";
 
@@ -39,6 +41,18 @@ async function start(ctx: BotContext, operation: Operation, seed: Seed): Promise
 
 const argument = (ctx: { match: string | RegExpMatchArray }) =>
   typeof ctx.match === "string" && ctx.match.trim() !== "" ? ctx.match.trim() : undefined;
+
+/**
+ * Text after a command is taken as the prompt only when the prompt step would
+ * accept it; otherwise the user is told why and the conversation asks for one.
+ */
+async function promptArgument(ctx: BotContext, text: string | undefined): Promise<string | undefined> {
+  if (text === undefined) return undefined;
+  const problem = promptProblem(text, (key, vars) => ctx.t(key, vars));
+  if (problem === undefined) return text;
+  await ctx.reply(problem);
+  return undefined;
+}
 
 function accepted<T>(checked: Checked<T> | undefined): T | undefined {
   return checked?.ok ? checked.value : undefined;
@@ -91,29 +105,37 @@ async function explainRefused(ctx: BotContext, ...found: Array<Checked<unknown> 
  */
 export function conversationFeatures(deps: ConversationFeatureDeps): Composer<BotContext>[] {
   const conversations = new Composer<BotContext>();
-  const options = (id: Operation) => ({ id, maxMillisecondsToWait: conversationIdleMs });
-  conversations.use(createConversation<BotContext, Context>(imageConversation(deps), options("image")));
-  conversations.use(createConversation<BotContext, Context>(editConversation(deps), options("edit")));
-  conversations.use(createConversation<BotContext, Context>(videoConversation(deps), options("video")));
-  conversations.use(createConversation<BotContext, Context>(dubConversation(deps), options("dub")));
+  // made per update: the plugins need this update's deps and logger
+  const conversation =
+    (id: Operation, builder: ConversationBuilder<BotContext, Context>): MiddlewareFn<BotContext> =>
+    (ctx, next) =>
+      createConversation<BotContext, Context>(builder, {
+        id,
+        maxMillisecondsToWait: conversationIdleMs,
+        plugins: markBlockedInConversation(ctx),
+      })(ctx, next);
+  conversations.use(conversation("image", imageConversation(deps)));
+  conversations.use(conversation("edit", editConversation(deps)));
+  conversations.use(conversation("video", videoConversation(deps)));
+  conversations.use(conversation("dub", dubConversation(deps)));
 
   const entries = new Composer<BotContext>();
-  entries.command("image", (ctx) => {
-    const prompt = argument(ctx);
+  entries.command("image", async (ctx) => {
+    const prompt = await promptArgument(ctx, argument(ctx));
     return start(ctx, "image", { replyTo: ctx.msg.message_id, ...(prompt ? { prompt } : {}) });
   });
-  entries.command("video", (ctx) => {
-    const prompt = argument(ctx);
+  entries.command("video", async (ctx) => {
+    const prompt = await promptArgument(ctx, argument(ctx));
     return start(ctx, "video", { replyTo: ctx.msg.message_id, ...(prompt ? { prompt } : {}) });
   });
   const editSeed = (message: Message, text: string | undefined): EditSeed => ({
     replyTo: message.message_id,
     images: photosOf(message),
     ...(text ? { prompt: text } : {}),
-    ...(message.media_group_id ? { album: true } : {}),
+    ...(message.media_group_id ? { album: message.media_group_id } : {}),
   });
   const startEdit = async (ctx: BotContext, message: Message, text: string | undefined) => {
-    const seed = editSeed(message, text);
+    const seed = editSeed(message, await promptArgument(ctx, text));
     if (seed.images?.length === 0)
       await explainRefused(ctx, photoIn(message), photoIn(message.reply_to_message));
     await start(ctx, "edit", seed);

@@ -36,10 +36,14 @@ export interface PanelSpec<S> {
 
 export type PanelOutcome<S> = { kind: "done" } | { kind: "back"; state: S } | { kind: "cancel" };
 
-/** What confirming did: a generation was made, or the panel stays (not enough credits…). */
-export type SubmitOutcome = "done" | "stay";
+/**
+ * What confirming did: a generation was made; the panel was closed with an
+ * explanation and comes back below it (not enough credits…); or the panel is
+ * shown again in place with a note (the price changed, creating failed).
+ */
+export type SubmitOutcome = "done" | "stay" | { note: string };
 
-function panelKeyboard<S>(spec: PanelSpec<S>, state: S, t: Screen["t"]): InlineKeyboard {
+function panelKeyboard<S>(spec: PanelSpec<S>, state: S, t: Screen["t"], price: PriceQuote): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   let inRow = 0;
   for (const setting of spec.settings.filter((s) => s.visible(state))) {
@@ -58,7 +62,6 @@ function panelKeyboard<S>(spec: PanelSpec<S>, state: S, t: Screen["t"]): InlineK
     keyboard.text(toggle.button(state), panelData.toggle(toggle.id));
     inRow++;
   }
-  const price = spec.price(state);
   keyboard
     .row()
     .text(
@@ -77,11 +80,16 @@ export async function runPanel<S>(
   screen: Screen,
   spec: PanelSpec<S>,
   initial: S,
-  submit: (state: S) => Promise<SubmitOutcome>,
+  submit: (state: S, shown: PriceQuote) => Promise<SubmitOutcome>,
 ): Promise<PanelOutcome<S>> {
   let state = initial;
+  let note: string | undefined;
   for (;;) {
-    await screen.show(spec.summary(state), panelKeyboard(spec, state, screen.t));
+    // recorded, so that after a restart with a new price table Confirm still sends the price this panel showed
+    const price = await screen.once(() => spec.price(state));
+    const summary = spec.summary(state);
+    await screen.show(note ? `${summary}\n\n${note}` : summary, panelKeyboard(spec, state, screen.t, price));
+    note = undefined;
     const event = await screen.next();
     if (event.type === "message") {
       await screen.notice(screen.t("cv-use-buttons"));
@@ -109,7 +117,9 @@ export async function runPanel<S>(
         break;
       }
       case "confirm": {
-        if ((await submit(state)) === "done") return { kind: "done" };
+        const outcome = await submit(state, price);
+        if (outcome === "done") return { kind: "done" };
+        if (outcome !== "stay") note = outcome.note;
         break;
       }
       case "back":

@@ -1,10 +1,12 @@
 import { type ConversationData, conversations, type VersionedState } from "@grammyjs/conversations";
-import type { Context, MiddlewareFn } from "grammy";
+import type { Api, Context, MiddlewareFn } from "grammy";
 import { z } from "zod";
 import type { Database } from "../../db/client";
 import type { BotContext } from "../context";
 import { chatUserKey } from "../keys";
 import { createKvStorage } from "../storage";
+import { markBlockedUsers } from "../transformers";
+import type { Conv } from "./screen";
 
 export const conversationStoragePrefix = "conversation:";
 
@@ -13,7 +15,7 @@ export const conversationStoragePrefix = "conversation:";
  * release no longer fit the code: those conversations then start afresh
  * instead of replaying into the wrong step.
  */
-export const conversationVersion = 1;
+export const conversationVersion = 2;
 
 const storedSchema = z.object({
   version: z.tuple([z.number(), z.union([z.string(), z.number()])]),
@@ -49,4 +51,31 @@ export function conversationsPlugin(db: Database): MiddlewareFn<BotContext> {
       },
     },
   }) as MiddlewareFn<BotContext>;
+}
+
+const markedApis = new WeakSet<Api>();
+
+/**
+ * The plugin builds a fresh `Api` for every context inside a conversation,
+ * without bot.api's transformers: this installs the blocked-user marking on it
+ * (once per `Api`). The mark runs in `external`, so replaying a recorded 403
+ * does not mark again a user who has written since. Auto-retry stays out:
+ * Screen waits out flood control itself, and a replay must not wait again.
+ */
+export function markBlockedInConversation(outer: BotContext) {
+  return (conversation: Conv): MiddlewareFn<Context>[] => {
+    const transformer = markBlockedUsers(
+      { markBlocked: (id) => conversation.external((ctx) => ctx.deps.users.markBlocked(id)) },
+      outer.logger,
+    );
+    return [
+      (ctx, next) => {
+        if (!markedApis.has(ctx.api)) {
+          ctx.api.config.use(transformer);
+          markedApis.add(ctx.api);
+        }
+        return next();
+      },
+    ];
+  };
 }

@@ -63,6 +63,11 @@ export class Screen {
     }
   }
 
+  /** Computes a value once; replays read the recorded one (what the user saw, even after a restart). */
+  once<T>(compute: () => T): Promise<T> {
+    return this.conversation.external(() => compute());
+  }
+
   get isPrivate(): boolean {
     return this.ctx.chat?.type === "private";
   }
@@ -210,9 +215,13 @@ async function answer(ctx: Context, text?: string): Promise<void> {
   }
 }
 
-/** Removes the buttons a user pressed on a screen that is no longer active (cosmetic: failures are ignored). */
+/**
+ * Removes the buttons a user pressed on a screen that is no longer active
+ * (cosmetic: failures are ignored). Only in private chats: in a group the
+ * message may be another member's live panel.
+ */
 export async function dropStaleButtons(ctx: Context): Promise<void> {
-  if (!ctx.callbackQuery?.message) return;
+  if (!ctx.callbackQuery?.message || ctx.chat?.type !== "private") return;
   try {
     await ctx.editMessageReplyMarkup({ reply_markup: new InlineKeyboard() });
   } catch (err) {

@@ -2,7 +2,8 @@ import { inArray, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { generations as generationsTable } from "../../db/schema";
 import type { GenerationParamsInput } from "../../generations/params";
-import type { Generations } from "../../generations/service";
+import type { CreateResult, Generations } from "../../generations/service";
+import type { PriceQuote } from "../../pricing/prices";
 import type { SubmitOutcome } from "./panel";
 import type { Conv, Screen } from "./screen";
 
@@ -25,9 +26,9 @@ export interface Requester {
 
 type Created =
   | { ok: true; created: boolean; id: string }
-  | { ok: false; reason: "insufficient"; price: number; available: number; missing: number }
-  | { ok: false; reason: "invalid"; message: string }
-  | { ok: false; reason: "no_price" };
+  | Exclude<CreateResult, { ok: true }>
+  /** create threw (the database was unreachable): nothing is known to exist */
+  | { ok: false; reason: "failed" };
 
 async function waitingCount(db: Database): Promise<number> {
   const [row] = await db
@@ -42,6 +43,9 @@ async function waitingCount(db: Database): Promise<number> {
  * status (without buttons) before the generation exists, so the worker's
  * later edits of the same message never race with ours; the key is the panel
  * message, the same on every replay and for every tap on its Confirm.
+ * `shown` is the price the panel showed: when the price table changed since
+ * (a restart with new prices), nothing is created and the panel shows the new
+ * price. When creating fails, the panel comes back (same message, same key).
  */
 export async function submitRequest(
   conversation: Conv,
@@ -49,10 +53,17 @@ export async function submitRequest(
   deps: SubmitDeps,
   who: Requester,
   params: GenerationParamsInput,
+  shown: PriceQuote,
 ): Promise<SubmitOutcome> {
   const { t } = screen;
   const panelId = screen.messageId;
   if (panelId === undefined) throw new Error("submitRequest: no panel message to confirm");
+  // a panel that showed no price never charges one (the table may have one by now)
+  if (!shown.ok) {
+    await screen.close(t("cv-no-price"));
+    screen.detach();
+    return "stay";
+  }
   const ahead = await conversation.external(() => waitingCount(deps.db));
   const status =
     ahead >= longQueue
@@ -60,24 +71,39 @@ export async function submitRequest(
       : t("gen-queued");
   await screen.chatAction("typing");
   await screen.show(status, undefined);
-  const result = await conversation.external(async (): Promise<Created> => {
-    const r = await deps.generations.create({
-      key: `conv-${who.chatId}-${panelId}`,
-      userId: who.userId,
-      language: who.language,
-      chat: {
-        chatId: who.chatId,
-        threadId: who.threadId,
-        replyToMessageId: who.replyTo,
-        statusMessageId: panelId,
-      },
-      params,
-    });
+  const result = await conversation.external(async (outer): Promise<Created> => {
+    let r: CreateResult;
+    try {
+      r = await deps.generations.create({
+        key: `conv-${who.chatId}-${panelId}`,
+        userId: who.userId,
+        language: who.language,
+        chat: {
+          chatId: who.chatId,
+          threadId: who.threadId,
+          replyToMessageId: who.replyTo,
+          statusMessageId: panelId,
+        },
+        params,
+        expectedPrice: shown.credits,
+      });
+    } catch (err) {
+      outer.logger.error({ err, userId: who.userId }, "could not create the generation");
+      return { ok: false, reason: "failed" };
+    }
     if (!r.ok) return r;
-    if (r.created) await deps.generations.setStatusShown(r.generation.id, status);
-    return { ok: true, created: r.created, id: r.generation.id };
+    const { generation, created } = r;
+    if (created) {
+      // the generation exists: the panel must not come back over it
+      await deps.generations.setStatusShown(generation.id, status).catch((err: unknown) => {
+        outer.logger.warn({ err, generationId: generation.id }, "could not record the status shown");
+      });
+    }
+    return { ok: true, created, id: generation.id };
   });
   if (result.ok) return "done";
+  if (result.reason === "failed") return { note: t("error-generic") };
+  if (result.reason === "price_changed") return { note: t("cv-price-changed", { price: result.price }) };
   const explanation =
     result.reason === "insufficient"
       ? t("gen-insufficient", { price: result.price, available: result.available, missing: result.missing })

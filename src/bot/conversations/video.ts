@@ -199,17 +199,24 @@ export function videoConversation(deps: ConversationDeps) {
         if (asked.kind !== "value") return screen.close(t("cv-cancelled"));
         prompt = asked.value;
       }
-      const outcome = await runPanel(screen, spec, { prompt, options }, (s) =>
-        submitRequest(conversation, screen, deps, who, {
-          operation: "video",
-          prompt: s.prompt,
-          model: s.options.model,
-          duration: s.options.duration,
-          resolution: s.options.resolution,
-          aspectRatio: s.options.aspectRatio,
-          ...(videoModelInfo(s.options.model).audio ? { generateAudio: s.options.generateAudio } : {}),
-          ...(videoModelInfo(s.options.model).webSearch ? { webSearch: s.options.webSearch } : {}),
-        }),
+      const outcome = await runPanel(screen, spec, { prompt, options }, (s, shown) =>
+        submitRequest(
+          conversation,
+          screen,
+          deps,
+          who,
+          {
+            operation: "video",
+            prompt: s.prompt,
+            model: s.options.model,
+            duration: s.options.duration,
+            resolution: s.options.resolution,
+            aspectRatio: s.options.aspectRatio,
+            ...(videoModelInfo(s.options.model).audio ? { generateAudio: s.options.generateAudio } : {}),
+            ...(videoModelInfo(s.options.model).webSearch ? { webSearch: s.options.webSearch } : {}),
+          },
+          shown,
+        ),
       );
       if (outcome.kind === "done") return;
       if (outcome.kind === "cancel") return screen.close(t("cv-cancelled"));

@@ -304,3 +304,7 @@ history-cost-none = no charge
 history-btn-show = 📤 { $index }
 history-btn-retry = 🔁 { $index } try again
 history-gone = This result is no longer available.
+
+## Guided conversations: confirming
+# $price: the price now, in credits
+cv-price-changed = ⚠️ The price has changed since this menu was shown: it is now { $price } credits. Press Confirm to accept it.

@@ -282,3 +282,7 @@ history-cost-none = بدون هزینه
 history-btn-show = 📤 { $index }
 history-btn-retry = 🔁 { $index } تلاش دوباره
 history-gone = این نتیجه دیگر در دسترس نیست.
+
+## Guided conversations: confirming
+# $price: the price now, in credits
+cv-price-changed = ⚠️ قیمت از زمان نمایش این منو تغییر کرده است: اکنون { $price } اعتبار است. برای پذیرفتن، «تأیید» را بزنید.

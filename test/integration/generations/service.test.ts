@@ -80,7 +80,9 @@ describe("generations service on real Postgres", () => {
     expect(r).toEqual({ ok: false, reason: "price_changed", price: unit });
     expect(await generations.recent(u)).toEqual([]);
     expect(await ledger.account(u)).toEqual({ userId: u, available: 100, held: 0 });
-    expect(await generations.create({ ...imageRequest(u, `k${u}`), expectedPrice: unit })).toMatchObject({ ok: true });
+    expect(await generations.create({ ...imageRequest(u, `k${u}`), expectedPrice: unit })).toMatchObject({
+      ok: true,
+    });
   });
 
   test("invalid params are refused before anything is written", async () => {
