@@ -193,15 +193,18 @@ export const videoGenerationRequest = z
   });
 export type VideoGenerationRequest = z.input<typeof videoGenerationRequest>;
 
-/** The values a service applies to a (valid) video request, defaults filled in. */
-export function resolveVideoRequest(r: z.output<typeof videoGenerationRequest>): {
+/** A video request with every choice made: what the service applies, and what the bot's panel edits. */
+export interface ResolvedVideoRequest {
   model: VideoModel;
   duration: number;
   resolution: VideoResolution;
   aspectRatio: VideoAspectRatio;
   generateAudio: boolean;
   webSearch: boolean;
-} {
+}
+
+/** The values a service applies to a (valid) video request, defaults filled in. */
+export function resolveVideoRequest(r: z.output<typeof videoGenerationRequest>): ResolvedVideoRequest {
   const model = r.model ?? defaultVideoModel;
   const info = videoModels[model];
   return {

@@ -10,6 +10,7 @@ import {
   videoModelIds,
   videoModelInfo,
 } from "../../media/catalog";
+import type { ResolvedVideoRequest } from "../../media/schemas";
 import type { Prices } from "../../pricing/prices";
 import { askPrompt } from "./ask-prompt";
 import {
@@ -29,14 +30,7 @@ export interface VideoSeed extends SeedBase {
   params?: Extract<GenerationParams, { operation: "video" }>;
 }
 
-interface VideoOptions {
-  model: VideoModel;
-  duration: number;
-  resolution: VideoResolution;
-  aspectRatio: VideoAspectRatio;
-  generateAudio: boolean;
-  webSearch: boolean;
-}
+type VideoOptions = ResolvedVideoRequest;
 
 interface VideoRequest {
   prompt: string;
