@@ -51,10 +51,6 @@ export class MediaServiceError extends Error {
   }
 }
 
-export function isMediaServiceError(e: unknown): e is MediaServiceError {
-  return e instanceof MediaServiceError;
-}
-
 interface ServiceErrorFields {
   code?: string;
   message?: string;

@@ -60,7 +60,3 @@ export function classifyTask(task: ClassifiableTask): TaskOutcome {
   }
   return { outcome: "running", status: task.status || "unknown" };
 }
-
-export function isTerminal(outcome: TaskOutcome): boolean {
-  return outcome.outcome !== "running";
-}
