@@ -1,6 +1,5 @@
 import type { Context } from "grammy";
 import type { GenerationParams } from "../../generations/params";
-import { askPrompt } from "./ask-prompt";
 import {
   defaultImageOptions,
   type ImageOptions,
@@ -10,9 +9,9 @@ import {
   imageSettings,
 } from "./image-options";
 import { type ConversationDeps, openConversation, priceLines, type SeedBase, shortened } from "./opening";
-import { type PanelSpec, runPanel } from "./panel";
+import type { PanelSpec } from "./panel";
+import { type PromptedRequest, promptThenPanel } from "./prompted-panel";
 import type { Conv } from "./screen";
-import { submitRequest } from "./submit";
 
 export interface ImageSeed extends SeedBase {
   prompt?: string;
@@ -20,15 +19,13 @@ export interface ImageSeed extends SeedBase {
   params?: Extract<GenerationParams, { operation: "image" }>;
 }
 
-interface ImageRequest {
-  prompt: string;
-  options: ImageOptions;
-}
+type ImageRequest = PromptedRequest<ImageOptions>;
 
 /** /image: a description, then the options panel with the price, then Confirm. */
 export function imageConversation(deps: ConversationDeps) {
   return async function image(conversation: Conv, ctx: Context, seed: ImageSeed): Promise<void> {
-    const { screen, t, who, available } = await openConversation(conversation, ctx, seed);
+    const opening = await openConversation(conversation, ctx, seed);
+    const { t, available } = opening;
     const spec: PanelSpec<ImageRequest> = {
       summary: (s) =>
         [
@@ -42,35 +39,24 @@ export function imageConversation(deps: ConversationDeps) {
       price: (s) => imageQuote(deps.prices, s.options),
     };
 
-    let prompt = seed.prompt ?? seed.params?.prompt;
-    let options = seed.params ? imageOptionsFrom(seed.params) : defaultImageOptions();
-    for (;;) {
-      if (prompt === undefined) {
-        const asked = await askPrompt(screen, t("cv-ask-prompt-image"), { back: false });
-        if (asked.kind !== "value") return screen.close(t("cv-cancelled"));
-        prompt = asked.value;
-      }
-      const outcome = await runPanel(screen, spec, { prompt, options }, (s, shown) =>
-        submitRequest(
-          conversation,
-          screen,
-          deps,
-          who,
-          {
-            operation: "image",
-            prompt: s.prompt,
-            model: s.options.model,
-            imageSize: s.options.imageSize,
-            ...(s.options.resolution ? { resolution: s.options.resolution } : {}),
-            numImages: s.options.numImages,
-          },
-          shown,
-        ),
-      );
-      if (outcome.kind === "done") return;
-      if (outcome.kind === "cancel") return screen.close(t("cv-cancelled"));
-      options = outcome.state.options;
-      prompt = undefined;
-    }
+    await promptThenPanel(
+      conversation,
+      deps,
+      opening,
+      "cv-ask-prompt-image",
+      spec,
+      {
+        prompt: seed.prompt ?? seed.params?.prompt,
+        options: seed.params ? imageOptionsFrom(seed.params) : defaultImageOptions(),
+      },
+      (s) => ({
+        operation: "image",
+        prompt: s.prompt,
+        model: s.options.model,
+        imageSize: s.options.imageSize,
+        ...(s.options.resolution ? { resolution: s.options.resolution } : {}),
+        numImages: s.options.numImages,
+      }),
+    );
   };
 }

@@ -12,7 +12,6 @@ import {
 } from "../../media/catalog";
 import type { ResolvedVideoRequest } from "../../media/schemas";
 import type { Prices } from "../../pricing/prices";
-import { askPrompt } from "./ask-prompt";
 import {
   type ConversationDeps,
   openConversation,
@@ -21,9 +20,9 @@ import {
   type SeedBase,
   shortened,
 } from "./opening";
-import { type PanelSpec, runPanel, type Setting, type Toggle } from "./panel";
+import type { PanelSpec, Setting, Toggle } from "./panel";
+import { type PromptedRequest, promptThenPanel } from "./prompted-panel";
 import type { Conv, Translate } from "./screen";
-import { submitRequest } from "./submit";
 
 export interface VideoSeed extends SeedBase {
   prompt?: string;
@@ -32,10 +31,7 @@ export interface VideoSeed extends SeedBase {
 
 type VideoOptions = ResolvedVideoRequest;
 
-interface VideoRequest {
-  prompt: string;
-  options: VideoOptions;
-}
+type VideoRequest = PromptedRequest<VideoOptions>;
 
 /** Keeps what the model accepts and takes its defaults for the rest. */
 export function fitVideoOptions(o: Partial<VideoOptions>, model: VideoModel): VideoOptions {
@@ -171,7 +167,8 @@ function optionLines(t: Translate, o: VideoOptions): string[] {
 /** /video: a description, then model, duration, resolution, ratio (and sound, web search) with prices. */
 export function videoConversation(deps: ConversationDeps) {
   return async function video(conversation: Conv, ctx: Context, seed: VideoSeed): Promise<void> {
-    const { screen, t, who, available } = await openConversation(conversation, ctx, seed);
+    const opening = await openConversation(conversation, ctx, seed);
+    const { t, available } = opening;
     const spec: PanelSpec<VideoRequest> = {
       summary: (s) =>
         [
@@ -185,37 +182,26 @@ export function videoConversation(deps: ConversationDeps) {
       price: (s) => videoQuote(deps.prices, s.options),
     };
 
-    let prompt = seed.prompt ?? seed.params?.prompt;
-    let options = seed.params ? fromParams(seed.params) : fitVideoOptions({}, defaultVideoModel);
-    for (;;) {
-      if (prompt === undefined) {
-        const asked = await askPrompt(screen, t("cv-ask-prompt-video"), { back: false });
-        if (asked.kind !== "value") return screen.close(t("cv-cancelled"));
-        prompt = asked.value;
-      }
-      const outcome = await runPanel(screen, spec, { prompt, options }, (s, shown) =>
-        submitRequest(
-          conversation,
-          screen,
-          deps,
-          who,
-          {
-            operation: "video",
-            prompt: s.prompt,
-            model: s.options.model,
-            duration: s.options.duration,
-            resolution: s.options.resolution,
-            aspectRatio: s.options.aspectRatio,
-            ...(videoModelInfo(s.options.model).audio ? { generateAudio: s.options.generateAudio } : {}),
-            ...(videoModelInfo(s.options.model).webSearch ? { webSearch: s.options.webSearch } : {}),
-          },
-          shown,
-        ),
-      );
-      if (outcome.kind === "done") return;
-      if (outcome.kind === "cancel") return screen.close(t("cv-cancelled"));
-      options = outcome.state.options;
-      prompt = undefined;
-    }
+    await promptThenPanel(
+      conversation,
+      deps,
+      opening,
+      "cv-ask-prompt-video",
+      spec,
+      {
+        prompt: seed.prompt ?? seed.params?.prompt,
+        options: seed.params ? fromParams(seed.params) : fitVideoOptions({}, defaultVideoModel),
+      },
+      (s) => ({
+        operation: "video",
+        prompt: s.prompt,
+        model: s.options.model,
+        duration: s.options.duration,
+        resolution: s.options.resolution,
+        aspectRatio: s.options.aspectRatio,
+        ...(videoModelInfo(s.options.model).audio ? { generateAudio: s.options.generateAudio } : {}),
+        ...(videoModelInfo(s.options.model).webSearch ? { webSearch: s.options.webSearch } : {}),
+      }),
+    );
   };
 }
