@@ -1,18 +1,32 @@
 # One image, two roles (ROLE=web | worker | all). Node 20, as in development.
+# The lock may lack other platforms' optional binaries (see .ci/run): npm install honours it then.
+
+# 1. typecheck and bundle src/ into dist/ (esbuild; dependencies stay in node_modules)
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+COPY tsconfig.json ./
+COPY src ./src
+COPY drizzle ./drizzle
+RUN npx tsc --noEmit && npm run -s build
+
+# 2. plain node on the bundle, production dependencies only
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-# tsx runs the TypeScript sources directly; dev tools are not installed. The lock may lack
-# other platforms' optional binaries (see .ci/run), in which case npm install honours it instead.
 RUN (npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit --no-fund) \
-  && npm install --no-save --no-audit --no-fund tsx@4.23.15 && npm cache clean --force
-COPY tsconfig.json ./
-COPY src ./src
+  && npm cache clean --force
+COPY --from=build /app/dist ./dist
+# files read at run time, found from the project root (src/lib/project-root.ts)
 COPY drizzle ./drizzle
+COPY src/bot/locales ./src/bot/locales
+COPY src/simulator/fixtures ./src/simulator/fixtures
+COPY src/pricing/default-prices.json ./src/pricing/default-prices.json
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8080
 # SIGTERM drains (no new updates, jobs finished or handed back) before exit
 STOPSIGNAL SIGTERM
-CMD ["node", "--import", "tsx", "src/main.ts"]
+CMD ["node", "--enable-source-maps", "dist/main.js"]

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
+import { type ConfiguredDatabase, databaseTarget } from "./db/database-target";
 
 /**
  * The whole environment, validated at once. A broken environment yields one
@@ -65,6 +66,8 @@ export const envSchema = z.object({
   MEDIA_WEBHOOK_SECRET: secret(16),
   MEDIA_WEBHOOK_SIGNING_SECRET: secret(8),
   SIGNING_SECRET: secret(32),
+  /** basic-auth password (user `admin`) of the queue dashboard at /admin/queues; unset: no dashboard */
+  ADMIN_DASHBOARD_PASSWORD: secret(12),
   MEDIA_API_URL: url("media service base URL"),
   MEDIA_API_KEY: secret(1),
   DATABASE_URL: z.preprocess(
@@ -119,7 +122,9 @@ export interface Config {
     useSimulator: boolean;
   };
   signingSecret: string;
-  database: { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
+  /** the queue dashboard's basic-auth password; undefined: the dashboard is off */
+  dashboardPassword: string | undefined;
+  database: ConfiguredDatabase;
   redis: { url: string; prefix: string };
   adminIds: number[];
   welcomeCredits: number;
@@ -141,7 +146,7 @@ export class ConfigError extends Error {
 }
 
 /** Reads KEY=VALUE lines; the real environment wins over the file. */
-export function readDotEnv(path: string): Record<string, string> {
+function readDotEnv(path: string): Record<string, string> {
   if (!existsSync(path)) return {};
   const out: Record<string, string> = {};
   for (const line of readFileSync(path, "utf8").split(/\r?\n/)) {
@@ -231,9 +236,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       useSimulator: !e.MEDIA_API_KEY,
     },
     signingSecret: e.SIGNING_SECRET ?? sandboxSecret("signing"),
-    database: e.DATABASE_URL
-      ? { kind: "postgres", url: e.DATABASE_URL }
-      : { kind: "pglite", dataDir: `${e.DATA_DIR.replace(/\/+$/, "")}/pglite` },
+    dashboardPassword: e.ADMIN_DASHBOARD_PASSWORD,
+    database: databaseTarget(e.DATABASE_URL, e.DATA_DIR),
     redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
     adminIds: e.ADMIN_IDS,
     welcomeCredits: e.WELCOME_CREDITS,

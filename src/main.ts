@@ -5,59 +5,95 @@ function exitWith(message: string, code: number): never {
   process.exit(code);
 }
 
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig(environment());
-} catch (err) {
-  if (err instanceof ConfigError) exitWith(err.message, 2);
-  throw err;
-}
-
-if (!config.telegram.token) {
-  exitWith(
-    [
-      "SANDBOX mode needs a Telegram bot to talk to. Set BOT_TOKEN:",
-      "  1. In Telegram, open @BotFather, send /newbot and follow the steps.",
-      "  2. Copy the token it gives you (it looks like 123456789:AA...).",
-      "  3. Run:  BOT_TOKEN=<that token> npm run sandbox",
-      "Everything else (database, media service) is embedded in sandbox mode.",
-    ].join("\n"),
-    2,
-  );
-}
-
-// loaded only once the configuration is known to be good, so a bad one is reported fast
-const { mediaWebhookPath, secretsOf, startRuntime } = await import("./app");
-const { createLogger } = await import("./lib/logger");
-const { PriceTableError } = await import("./pricing/prices");
-const logger = createLogger(config.logLevel, undefined, secretsOf(config));
-// a stray rejection (a webhook update finishing after its timeout answer) is logged, never fatal
-process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled rejection"));
-try {
-  const runtime = await startRuntime(config, { logger });
-  logger.info(
-    {
-      role: config.role,
-      sandbox: config.sandbox,
-      http: runtime.url,
-      mediaWebhook: `${config.publicUrl}${mediaWebhookPath(config).replace(config.media.webhookSecret, "<MEDIA_WEBHOOK_SECRET>")}`,
-    },
-    "media studio bot started",
-  );
+/** Stops everything once on SIGINT/SIGTERM; a drain that hangs is cut short. */
+function stopOnSignals(stop: () => Promise<void>, log: (signal: string) => void): void {
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, "draining: no new updates, finishing jobs in progress");
+    log(signal);
     const force = setTimeout(() => exitWith("drain took too long: exiting", 1), 30_000);
     force.unref();
-    await runtime.stop();
+    await stop();
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
-} catch (err) {
-  if (err instanceof PriceTableError) exitWith(err.message, 2);
-  logger.fatal({ err }, "start-up failed");
-  process.exit(1);
+}
+
+const env = environment();
+// no bot token and no production settings: the whole product in a browser
+const playground = !env.BOT_TOKEN && (env.SANDBOX || (!env.MEDIA_API_KEY && !env.DATABASE_URL));
+
+if (playground) {
+  const { startPlayground } = await import("./playground/start");
+  const { RedisUnavailableError } = await import("./playground/redis");
+  const { DataDirLockedError } = await import("./db/data-dir-lock");
+  try {
+    const started = await startPlayground(env);
+    process.on("unhandledRejection", (reason) =>
+      started.logger.error({ err: reason }, "unhandled rejection"),
+    );
+    process.stdout.write(
+      [
+        "",
+        "Media Studio Bot playground (no BOT_TOKEN: Telegram is played by a local stand-in).",
+        `Open ${started.url} in a browser. Ctrl-C stops everything.`,
+        "With BOT_TOKEN=<token from @BotFather> the same command runs the bot on real Telegram.",
+        "",
+      ].join("\n"),
+    );
+    stopOnSignals(started.stop, (signal) => process.stdout.write(`${signal}: stopping the playground\n`));
+  } catch (err) {
+    if (err instanceof RedisUnavailableError || err instanceof DataDirLockedError) exitWith(err.message, 2);
+    if (err instanceof ConfigError) exitWith(err.message, 2);
+    throw err;
+  }
+} else {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) exitWith(err.message, 2);
+    throw err;
+  }
+
+  // loaded only once the configuration is known to be good, so a bad one is reported fast
+  const { mediaWebhookPath, secretsOf, startRuntime } = await import("./runtime/runtime");
+  const { createLogger } = await import("./lib/logger");
+  const { PriceTableError } = await import("./pricing/prices");
+  const { DataDirLockedError } = await import("./db/data-dir-lock");
+  const { StartupError } = await import("./runtime/preflight");
+  const logger = createLogger(config.logLevel, undefined, secretsOf(config));
+  // a stray rejection (a webhook update finishing after its timeout answer) is logged, never fatal
+  process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled rejection"));
+  let stop: (() => Promise<void>) | undefined;
+  /** Telegram refused us for good: stop what runs, and exit non-zero so an orchestrator notices. */
+  const fatal = (reason: string) => {
+    logger.error({ reason }, "fatal: an operator must act");
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    void (stop?.() ?? Promise.resolve()).finally(() => process.exit(1));
+  };
+  try {
+    const runtime = await startRuntime(config, { logger, onFatal: fatal });
+    stop = runtime.stop;
+    logger.info(
+      {
+        role: config.role,
+        sandbox: config.sandbox,
+        http: runtime.url,
+        mediaWebhook: `${config.publicUrl}${mediaWebhookPath(config).replace(config.media.webhookSecret, "<MEDIA_WEBHOOK_SECRET>")}`,
+      },
+      "media studio bot started",
+    );
+    stopOnSignals(runtime.stop, (signal) =>
+      logger.info({ signal }, "draining: no new updates, finishing jobs in progress"),
+    );
+  } catch (err) {
+    if (err instanceof PriceTableError || err instanceof DataDirLockedError) exitWith(err.message, 2);
+    if (err instanceof StartupError) exitWith(err.message, 1);
+    logger.fatal({ err }, "start-up failed");
+    process.exit(1);
+  }
 }

@@ -1,6 +1,7 @@
 import { sequentialize } from "@grammyjs/runner";
 import { Bot, type Composer, type Transformer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
+import { createShownMessages } from "../telegram/shown-messages";
 import type { BotContext, BotDeps } from "./context";
 import { conversationsPlugin } from "./conversations/plugin";
 import { balanceFeature } from "./features/balance";
@@ -12,14 +13,15 @@ import { membershipFeature } from "./features/membership";
 import { startFeature } from "./features/start";
 import { i18n } from "./i18n";
 import { sequenceConstraints } from "./keys";
-import { dedupeUpdates } from "./middleware/dedupe";
 import { handleBotError } from "./middleware/error-boundary";
 import type { InFlight } from "./middleware/in-flight";
 import { injectDeps } from "./middleware/inject-deps";
+import { peopleOnly } from "./middleware/people-only";
 import { defaultRateLimit, type RateLimitOptions, rateLimit } from "./middleware/rate-limit";
 import { registerUser } from "./middleware/register-user";
-import { persistentSession } from "./middleware/session";
+import { servedUpdatesOnly } from "./middleware/served-updates";
 import { boundedAutoRetry, markBlockedUsers } from "./transformers";
+import { createUpdateJournal, journalUpdates, type UpdateJournal } from "./update-journal";
 
 export interface CreateBotOptions {
   /** Bot API root, e.g. https://api.telegram.org or a stand-in */
@@ -34,11 +36,13 @@ export interface CreateBotOptions {
   apiTransformers?: Transformer[];
   /** per-user rate limit; the Redis key prefix defaults to `<config.redis.prefix>:ratelimit:` */
   rateLimit?: Partial<RateLimitOptions>;
+  /** where updates are recorded before handling; one over `deps.db` by default */
+  journal?: UpdateJournal;
 }
 
 /**
- * The bot with its middleware in order: update_id dedupe, sequence per
- * chat/user, error boundary, i18n, rate limit, session, user registration, the
+ * The bot with its middleware in order: sequence per chat/user, the update
+ * journal's claim (a redelivered or finished update is dropped), error boundary, i18n, rate limit, conversations, user registration, the
  * always-available handlers, the given features, and a fallback. Errors end in
  * `handleBotError`. Starting it (polling or webhook) is the caller's choice.
  */
@@ -52,20 +56,28 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   for (const t of options.apiTransformers ?? []) bot.api.config.use(t);
   bot.api.config.use(boundedAutoRetry());
   bot.api.config.use(markBlockedUsers(deps.users, deps.logger));
+  const shown = createShownMessages();
+  bot.api.config.use(shown.transformer);
 
-  // Errors before the boundary (e.g. the database is down during dedupe) reach
+  // Errors before the boundary (e.g. the database is down during the claim) reach
   // bot.catch under polling; under a webhook they fail the call, and Telegram retries.
   bot.catch(handleBotError);
 
   if (options.inFlight) bot.use(options.inFlight.middleware);
   bot.use(injectDeps(deps));
+  bot.use((ctx, next) => {
+    ctx.shown = shown;
+    if (ctx.callbackQuery) shown.notePressed(ctx.callbackQuery);
+    return next();
+  });
   // With @grammyjs/runner (or concurrent webhook calls), updates of one chat or
   // user must not overtake each other. First, before anything that awaits: two
   // updates of one batch (an album, a command and the next message) would
-  // otherwise race through the dedupe insert and swap places.
+  // otherwise race through the journal's claim and swap places.
   bot.use(sequentialize(sequenceConstraints));
   // A redelivered copy waits behind its original, then is dropped here.
-  bot.use(dedupeUpdates());
+  bot.use(journalUpdates(options.journal ?? createUpdateJournal(deps.db)));
+  bot.use(servedUpdatesOnly());
 
   // Past this point every error is handled here: logged, the user told, the update done.
   const guarded = bot.errorBoundary(handleBotError);
@@ -77,7 +89,8 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
       ...options.rateLimit,
     }),
   );
-  guarded.use(persistentSession(deps.db));
+  // before anything keyed by the sender: no conversation or account for a non-person
+  guarded.use(peopleOnly());
   // Before the always-available handlers: /cancel leaves conversations through it.
   guarded.use(conversationsPlugin(deps.db));
   guarded.use(registerUser());

@@ -1,12 +1,13 @@
 import type { ConversationFlavor } from "@grammyjs/conversations";
 import type { I18nFlavor } from "@grammyjs/i18n";
-import type { Context, SessionFlavor } from "grammy";
+import type { Context } from "grammy";
 import type { Redis } from "ioredis";
 import type { Config } from "../config";
 import type { Ledger } from "../credits/ledger";
 import type { Database } from "../db/client";
 import type { Generations } from "../generations/service";
 import type { Logger } from "../lib/logger";
+import type { ShownMessages } from "../telegram/shown-messages";
 import type { UserRecord, Users } from "../users/users";
 
 /** The services a handler may use; injected into every update's context as `ctx.deps`. */
@@ -22,20 +23,14 @@ export interface BotDeps {
   generations?: Pick<Generations, "recent" | "cancel" | "setStatusShown">;
 }
 
-/** Per chat-and-user session, persisted in `kv_store` (see storage.ts). */
-export interface SessionData {
-  /** when the session was first created (ms since epoch) */
-  createdAt: number;
-}
-
 export interface BotContextExtras {
   deps: BotDeps;
   /** a child of `deps.logger` carrying the update id */
   logger: Logger;
   /** the sender's row, set by the registration middleware (undefined before it, and for anonymous updates) */
   user: UserRecord | undefined;
+  /** what the bot's recent messages show and which presses were answered (no needless calls) */
+  shown: ShownMessages;
 }
 
-export type BotContext = ConversationFlavor<
-  Context & SessionFlavor<SessionData> & I18nFlavor & BotContextExtras
->;
+export type BotContext = ConversationFlavor<Context & I18nFlavor & BotContextExtras>;

@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { I18n } from "@grammyjs/i18n";
+import { projectPath } from "../lib/project-root";
 import { type Language, languageFromCode, languages } from "../users/language";
 import type { BotContext } from "./context";
 
 function localeSource(language: Language): string {
-  return readFileSync(new URL(`./locales/${language}.ftl`, import.meta.url), "utf8");
+  return readFileSync(projectPath("src", "bot", "locales", `${language}.ftl`), "utf8");
 }
 
 /**
@@ -29,7 +30,13 @@ for (const language of languages) {
   });
 }
 
+export type TranslationVars = Record<string, string | number>;
+/** Text in the language of the one user a handler serves (`ctx.t`). */
+export type Translate = (key: string, vars?: TranslationVars) => string;
+/** Text in any user's language, for work done outside a handler (the workers). */
+export type TranslateFor = (language: string, key: string, vars?: TranslationVars) => string;
+
 /** Translates outside a handler (command menus, the error boundary before i18n ran). */
-export function translate(language: Language, key: string, variables?: Record<string, string | number>) {
+export function translate(language: Language, key: string, variables?: TranslationVars) {
   return i18n.t(language, key, variables);
 }

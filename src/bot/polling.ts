@@ -1,17 +1,11 @@
 import { run } from "@grammyjs/runner";
 import type { Bot } from "grammy";
+import type { Update } from "grammy/types";
+import type { Logger } from "../lib/logger";
+import { classifyTelegramError } from "../telegram/telegram-error";
+import { allowedUpdates } from "./allowed-updates";
 import type { BotContext } from "./context";
-
-/** Every update type the bot handles; Telegram sends only these. */
-export const allowedUpdates = [
-  "message",
-  "edited_message",
-  "callback_query",
-  "inline_query",
-  "chosen_inline_result",
-  "pre_checkout_query",
-  "my_chat_member",
-] as const;
+import type { UpdateJournal } from "./update-journal";
 
 export interface PollingHandle {
   /** stops fetching, then waits (up to `drainTimeoutMs`) for the updates in progress */
@@ -23,23 +17,68 @@ export interface PollingOptions {
   drainTimeoutMs?: number;
   /** getUpdates long-poll timeout (seconds) */
   timeoutSeconds?: number;
+  /** failed fetches are logged here (the runner retries them) */
+  logger?: Logger;
+  /**
+   * Telegram refused getUpdates for good: another instance polls with this
+   * token (409) or the token is wrong (401). Retrying cannot help.
+   */
+  onFatal?(reason: string): void;
 }
 
 /**
  * Long polling with @grammyjs/runner: updates are handled concurrently, and
  * in order per chat and user (createBot installs `sequentialize`). A webhook
  * left over from webhook mode would make getUpdates fail, so it is removed first.
- * Updates fetched but not finished at a stop come again on the next start;
- * the update_id dedupe drops those already handled.
+ *
+ * getUpdates with offset N tells Telegram that every update before N arrived,
+ * and the runner asks for the next batch while the last one is still being
+ * handled. So each batch is written to the journal before the fetch returns
+ * it: the offset only moves past updates the journal holds, and what a crash
+ * interrupts is handled again at the next start (`startUpdateRecovery`). If
+ * the journal cannot be written, the fetch fails and is retried with the same offset.
  */
 export async function startPolling(
   bot: Bot<BotContext>,
+  journal: UpdateJournal,
   options: PollingOptions = {},
 ): Promise<PollingHandle> {
   const { drainTimeoutMs = 30_000, timeoutSeconds = 30 } = options;
   await bot.init();
   await bot.api.deleteWebhook();
-  const runner = run(bot, {
+  const journaled = {
+    init: () => bot.init(),
+    handleUpdate: (update: Update) => bot.handleUpdate(update),
+    errorHandler: bot.errorHandler,
+    api: {
+      async getUpdates(
+        args: { offset: number; limit: number; timeout: number },
+        signal: Parameters<typeof bot.api.getUpdates>[1],
+      ) {
+        let updates: Update[];
+        try {
+          updates = await bot.api.getUpdates(args, signal);
+        } catch (err) {
+          if (signal?.aborted) throw err;
+          const failure = classifyTelegramError(err);
+          const why = err instanceof Error ? err.message : String(err);
+          if (failure?.kind === "operator") {
+            options.onFatal?.(
+              failure.reason === "conflict"
+                ? `another instance is polling with this bot token (${why}): stop it, or run one web process`
+                : `Telegram refused the bot token (${why}): check BOT_TOKEN`,
+            );
+          } else {
+            options.logger?.warn({ err: why }, "getUpdates failed: retrying");
+          }
+          throw err;
+        }
+        await journal.record(updates);
+        return updates;
+      },
+    },
+  };
+  const runner = run(journaled, {
     runner: { fetch: { allowed_updates: allowedUpdates, timeout: timeoutSeconds }, silent: true },
   });
 

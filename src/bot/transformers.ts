@@ -2,6 +2,7 @@ import { autoRetry } from "@grammyjs/auto-retry";
 import type { Transformer } from "grammy";
 import { z } from "zod";
 import type { Logger } from "../lib/logger";
+import { classifyTelegramAnswer } from "../telegram/telegram-error";
 import type { Users } from "../users/users";
 
 /**
@@ -14,18 +15,17 @@ export function boundedAutoRetry(): Transformer {
   return autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 10, rethrowHttpErrors: true });
 }
 
-const blockedDescription = /bot was blocked by the user|user is deactivated/i;
 const privateChatPayload = z.object({ chat_id: z.number().int().positive() });
 
 /**
- * Marks the user blocked when Telegram answers 403 "bot was blocked by the
- * user" or "user is deactivated" to anything sent to their private chat
+ * Marks the user blocked when Telegram says they blocked the bot (or deleted
+ * their account) in answer to anything sent to their private chat
  * (a private chat's id is the user's id). The answer itself passes through.
  */
 export function markBlockedUsers(users: Pick<Users, "markBlocked">, logger: Logger): Transformer {
   return async (prev, method, payload, signal) => {
     const result = await prev(method, payload, signal);
-    if (!result.ok && result.error_code === 403 && blockedDescription.test(result.description)) {
+    if (!result.ok && classifyTelegramAnswer(result).kind === "blocked") {
       const target = privateChatPayload.safeParse(payload);
       if (target.success) {
         const userId = target.data.chat_id;

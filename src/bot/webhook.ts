@@ -1,51 +1,97 @@
-import { createHash, timingSafeEqual } from "node:crypto";
-import { type Bot, webhookCallback } from "grammy";
+import type { Bot } from "grammy";
+import type { Update } from "grammy/types";
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { z } from "zod";
 import { type Logger, scrub } from "../lib/logger";
+import { sameSecret } from "../lib/same-secret";
 import type { BotContext } from "./context";
+import type { UpdateJournal } from "./update-journal";
 
 export interface TelegramWebhookOptions {
   /** compared with the X-Telegram-Bot-Api-Secret-Token header */
   secretToken: string;
   /** where the app answers POSTs, e.g. "/telegram" */
   path: string;
+  /** every update is recorded here before Telegram gets its 200 */
+  journal: Pick<UpdateJournal, "record">;
   /**
    * Answer Telegram after this long even if the update is still being handled
    * (it goes on in the background): Telegram redelivers slow answers, and the
-   * dedupe would only drop the copy.
+   * journal would only drop the copy.
    */
   timeoutMs?: number;
-  /** where failures outside the bot's error boundary are logged (e.g. the database down during dedupe) */
+  /** where failures outside the bot's error boundary are logged (e.g. the database down) */
   logger?: Logger;
 }
 
 const secretHeader = "X-Telegram-Bot-Api-Secret-Token";
+/** Telegram's updates are far smaller; anything bigger is not from Telegram. */
+export const maxUpdateBytes = 1024 * 1024;
 
-const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
+const updateShape = z.looseObject({ update_id: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER) });
 
-/** Constant time whatever the input: digests have equal lengths, so no early exit on length. */
-function sameSecret(given: string | undefined, expected: Buffer): boolean {
-  return given !== undefined && timingSafeEqual(digest(given), expected);
+function parseUpdate(body: string): Update | undefined {
+  try {
+    const parsed = updateShape.safeParse(JSON.parse(body));
+    return parsed.success ? (parsed.data as unknown as Update) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
-/** A Hono app receiving Telegram's webhook calls; mount it in the HTTP server. */
+/**
+ * A Hono app receiving Telegram's webhook calls; mount it in the HTTP server.
+ * The 200 means "recorded": the update is in the journal before the answer, so
+ * a crash after it loses nothing (the recovery handles it). When it cannot be
+ * recorded, or handling fails outside the bot's error boundary, the answer is
+ * 500 and Telegram delivers the update again later.
+ */
 export function telegramWebhookApp(bot: Bot<BotContext>, options: TelegramWebhookOptions): Hono {
-  const expected = digest(options.secretToken);
-  const handle = webhookCallback(bot, "hono", {
-    onTimeout: "return",
-    timeoutMilliseconds: options.timeoutMs ?? 8_000,
-  });
+  const expected = options.secretToken;
+  const timeoutMs = options.timeoutMs ?? 8_000;
+  const { journal, logger } = options;
 
   const app = new Hono();
-  // Failures the bot's error boundary did not handle: answer 500, so Telegram
-  // delivers the update again later.
   app.onError((err, c) => {
-    options.logger?.error({ error: scrub(String(err)) }, "telegram webhook: update failed");
+    logger?.error({ error: scrub(String(err)) }, "telegram webhook: update failed");
     return c.body(null, 500);
   });
-  app.post(options.path, async (c) => {
-    if (!sameSecret(c.req.header(secretHeader), expected)) return c.body(null, 401);
-    return handle(c);
-  });
+  app.post(
+    options.path,
+    async (c, next) => {
+      if (!sameSecret(c.req.header(secretHeader), expected)) return c.body(null, 401);
+      await next();
+    },
+    bodyLimit({ maxSize: maxUpdateBytes, onError: (c) => c.body(null, 413) }),
+    async (c) => {
+      const update = parseUpdate(await c.req.text());
+      if (!update) return c.body(null, 400);
+      try {
+        await journal.record([update]);
+      } catch (err) {
+        logger?.error({ error: scrub(String(err)) }, "telegram webhook: could not record the update");
+        return c.body(null, 500);
+      }
+      if (!bot.isInited()) await bot.init();
+      const handling = bot.handleUpdate(update);
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<"timeout">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), timeoutMs);
+      });
+      try {
+        const outcome = await Promise.race([handling.then(() => "handled" as const), timedOut]);
+        if (outcome === "timeout") {
+          // it goes on in the background; the journal has it either way
+          handling.catch((err: unknown) =>
+            logger?.warn({ error: scrub(String(err)) }, "telegram webhook: update failed after the answer"),
+          );
+        }
+      } finally {
+        clearTimeout(timer);
+      }
+      return c.body(null, 200);
+    },
+  );
   return app;
 }

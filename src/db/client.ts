@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { lockDataDir } from "./data-dir-lock";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -33,8 +34,22 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     const db = drizzlePostgres(client, { schema }) as unknown as Database;
     return { db, kind: "postgres", url: target.url, close: () => client.end({ timeout: 5 }) };
   }
-  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
+  let release = () => {};
+  if (target.dataDir) {
+    mkdirSync(target.dataDir, { recursive: true });
+    release = lockDataDir(target.dataDir);
+  }
   const client = new PGlite(target.dataDir);
   const db = drizzlePglite(client, { schema }) as unknown as Database;
-  return { db, kind: "pglite", close: () => client.close() };
+  return {
+    db,
+    kind: "pglite",
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        release();
+      }
+    },
+  };
 }

@@ -1,9 +1,17 @@
-import { environment, loadConfig } from "../config";
 import { openDatabase } from "./client";
+import { databaseTargetFromEnv } from "./database-target";
 import { migrateDatabase } from "./migrate";
 
-const config = loadConfig(environment());
-const handle = openDatabase(config.database);
-await migrateDatabase(handle);
-await handle.close();
-console.log(`migrations applied (${handle.kind})`);
+/** `npm run db:migrate`: needs only DATABASE_URL (without it, the embedded database under DATA_DIR). */
+try {
+  const handle = openDatabase(databaseTargetFromEnv(process.env));
+  try {
+    await migrateDatabase(handle);
+  } finally {
+    await handle.close();
+  }
+  console.log(`migrations applied (${handle.kind})`);
+} catch (err) {
+  console.error(`migrations not applied: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}

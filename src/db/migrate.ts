@@ -1,12 +1,12 @@
-import { fileURLToPath } from "node:url";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { projectPath } from "../lib/project-root";
 import type { DatabaseHandle } from "./client";
 
-export const migrationsFolder = fileURLToPath(new URL("../../drizzle", import.meta.url));
+const migrationsFolder = projectPath("drizzle");
 
 /**
  * Applies drizzle/ migrations. On Postgres it runs on one dedicated connection

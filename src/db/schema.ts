@@ -51,7 +51,7 @@ export const creditAccounts = pgTable(
   ],
 );
 
-export const holdStates = ["open", "charged", "released"] as const;
+const holdStates = ["open", "charged", "released"] as const;
 export type HoldState = (typeof holdStates)[number];
 
 export const holds = pgTable(
@@ -87,7 +87,7 @@ export const holds = pgTable(
   ],
 );
 
-export const entryKinds = ["grant", "purchase", "hold", "charge", "release", "refund", "adjustment"] as const;
+const entryKinds = ["grant", "purchase", "hold", "charge", "release", "refund", "adjustment"] as const;
 export type EntryKind = (typeof entryKinds)[number];
 
 /**
@@ -258,8 +258,22 @@ export const kvStore = pgTable("kv_store", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Updates already handled, for update_id dedupe across processes. */
-export const processedUpdates = pgTable("processed_updates", {
-  updateId: bigint("update_id", { mode: "number" }).primaryKey(),
-  createdAt: createdAt(),
-});
+/**
+ * The update journal: every update acknowledged to Telegram, recorded before
+ * the acknowledgement and marked done after handling (see bot/update-journal.ts).
+ * Rows from before the journal have no payload and count as done.
+ */
+export const processedUpdates = pgTable(
+  "processed_updates",
+  {
+    updateId: bigint("update_id", { mode: "number" }).primaryKey(),
+    createdAt: createdAt(),
+    /** the raw update, kept until it is done */
+    payload: jsonb("payload").$type<Record<string, unknown>>(),
+    state: text("state").$type<"pending" | "done" | "abandoned">().notNull().default("done"),
+    leaseOwner: text("lease_owner"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    attempts: integer("attempts").notNull().default(0),
+  },
+  (t) => [index("processed_updates_pending").on(t.state, t.leaseUntil).where(sql`${t.state} = 'pending'`)],
+);

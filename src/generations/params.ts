@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { hasVisibleCharacter } from "../lib/visible-text";
 
 /**
  * What a user asked for, as stored in generations.params (versioned: rows
  * written by an older release still parse). Inputs from Telegram are kept as
  * file ids; they become signed URLs of our file proxy only when submitted.
  */
-export const inputRef = z.discriminatedUnion("kind", [
+const inputRef = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("telegram"),
     fileId: z.string().min(1),
@@ -24,7 +25,7 @@ export type InputRef = z.infer<typeof inputRef>;
 const prompt = z
   .string()
   .trim()
-  .min(1, "the prompt is empty")
+  .refine(hasVisibleCharacter, "the prompt is empty")
   .max(2000, "the prompt is longer than 2000 characters");
 
 export const imageParams = z.object({
@@ -36,11 +37,11 @@ export const imageParams = z.object({
   resolution: z.string().optional(),
   numImages: z.number().int().min(1).max(4),
 });
-export const editParams = imageParams.extend({
+const editParams = imageParams.extend({
   operation: z.literal("edit"),
   images: z.array(inputRef).min(1).max(3),
 });
-export const videoParams = z.object({
+const videoParams = z.object({
   v: z.literal(1).default(1),
   operation: z.literal("video"),
   prompt,
@@ -51,7 +52,7 @@ export const videoParams = z.object({
   generateAudio: z.boolean().optional(),
   webSearch: z.boolean().optional(),
 });
-export const dubParams = z.object({
+const dubParams = z.object({
   v: z.literal(1).default(1),
   operation: z.literal("dub"),
   source: inputRef,
@@ -70,7 +71,7 @@ export const generationParams = z.discriminatedUnion("operation", [
 ]);
 export type GenerationParams = z.infer<typeof generationParams>;
 export type GenerationParamsInput = z.input<typeof generationParams>;
-export type Operation = GenerationParams["operation"];
+export type { Operation } from "../media/catalog";
 
 /** A short human line describing the request, for captions and history. */
 export function describeParams(p: GenerationParams): string {

@@ -1,11 +1,21 @@
+import { limits } from "../media/catalog";
 import type { PriceQuote, Prices } from "../pricing/prices";
 import type { GenerationParams } from "./params";
 
-/** The 5-minute maximum of the service: what a dubbing link of unknown length is held for. */
-export const maxDubSeconds = 300;
+/** The service's maximum dubbing length: what a dubbing link of unknown length is held for. */
+export const maxDubSeconds = limits.dubbingMaxSeconds;
 
-/** The price shown before confirmation and held on confirm. */
-export function quote(prices: Prices, p: GenerationParams): PriceQuote {
+/** What a price depends on: a request being picked, or the params of a confirmed one. */
+export type PricedRequest =
+  | Pick<
+      Extract<GenerationParams, { operation: "image" | "edit" }>,
+      "operation" | "model" | "resolution" | "numImages"
+    >
+  | Pick<Extract<GenerationParams, { operation: "video" }>, "operation" | "model" | "resolution" | "duration">
+  | Pick<Extract<GenerationParams, { operation: "dub" }>, "operation" | "durationSeconds">;
+
+/** The price shown in the pickers and the summary, and held on confirm: one rule for all. */
+export function quote(prices: Prices, p: PricedRequest): PriceQuote {
   switch (p.operation) {
     case "image":
     case "edit":

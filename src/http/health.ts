@@ -12,9 +12,14 @@ export interface HealthDeps {
   metrics: Metrics;
   /** readiness fails when more jobs than this wait in one queue */
   maxQueueLag?: number;
+  /** what else must run for this process to be ready (Telegram intake, workers) */
+  parts?: () => Array<{ name: string; ok: boolean; detail: string }>;
 }
 
-/** `/healthz`: the process lives. `/readyz`: Postgres and Redis answer and no queue is far behind. `/metrics`: Prometheus. */
+/**
+ * `/healthz`: the process lives. `/readyz`: Postgres and Redis answer, no queue is
+ * far behind, and this role's own parts run. `/metrics`: Prometheus, this process's registry.
+ */
 export function healthRoutes(deps: HealthDeps): Hono {
   const app = new Hono();
   app.get("/healthz", (c) => c.json({ ok: true }));
@@ -39,6 +44,10 @@ export function healthRoutes(deps: HealthDeps): Hono {
     } catch (err) {
       ready = false;
       checks.redis = (err as Error).message;
+    }
+    for (const part of deps.parts?.() ?? []) {
+      checks[part.name] = part.ok ? "ok" : part.detail;
+      if (!part.ok) ready = false;
     }
     return c.json({ ready, checks }, ready ? 200 : 503);
   });

@@ -1,6 +1,7 @@
 import type { Transformer } from "grammy";
 import type { MediaClient } from "../media/client";
 import { MediaServiceError } from "../media/errors";
+import { classifyTelegramAnswer } from "../telegram/telegram-error";
 import type { Metrics } from "./metrics";
 
 /** Counts the service's errors by kind, without changing what callers see. */
@@ -28,7 +29,7 @@ export function instrumentMediaClient(client: MediaClient, metrics: Metrics): Me
 export function countFloodWaits(metrics: Metrics): Transformer {
   return async (prev, method, payload, signal) => {
     const res = await prev(method, payload, signal);
-    if (!res.ok && res.error_code === 429) metrics.telegram429.inc();
+    if (!res.ok && classifyTelegramAnswer(res).kind === "flood") metrics.telegram429.inc();
     return res;
   };
 }

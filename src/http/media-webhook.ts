@@ -1,7 +1,11 @@
-import { timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { z } from "zod";
 import type { GenerationQueues, Generations } from "../generations/service";
+import { type HintOutcome, takeWebhookHint } from "../generations/sync/webhook-hint";
 import type { Logger } from "../lib/logger";
+import { sameSecret } from "../lib/same-secret";
+import type { MediaClient } from "../media/client";
 import { parseWebhook } from "../media/webhook";
 import { verifyGid } from "../storage/signed-tokens";
 import type { Metrics } from "./metrics";
@@ -16,69 +20,97 @@ export interface MediaWebhookDeps {
   signingSecret: string;
   /** the provider's own signature, checked too where configured */
   providerSigningSecret?: string | undefined;
+  /** asked whether a task a webhook names really exists and carries our gid */
+  media: Pick<MediaClient, "getTask">;
   metrics?: Metrics;
   now(): number;
+  /** webhooks about generations older than this (clock ms) are ignored; default 7 days */
+  maxAgeMs?: number;
 }
 
-const maxBody = 1024 * 1024;
+const maxWebhookBytes = 1024 * 1024;
+const defaultMaxAgeMs = 7 * 24 * 60 * 60 * 1000;
 
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
+/**
+ * A task id as the service could have issued it: what we store, look up and
+ * send back in a URL. Postgres text cannot hold NUL, and a long id would
+ * overflow an index row.
+ */
+const taskIdSchema = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[^\p{Cc}\p{Cs}]+$/u, "control characters");
+
+const gidSchema = z.uuid();
 
 /**
  * `task.completed` arrives here. The body is only a hint: it tells which
  * generation to look at, and the sync worker fetches the task from the API.
- * Duplicate, late, out-of-order and forged deliveries change nothing.
+ * Duplicate, late, out-of-order, forged and malformed deliveries change
+ * nothing and never get a 5xx: a 4xx for what cannot be a webhook of ours,
+ * an ignored 200 for what names nothing we hold.
  */
+/** How each outcome is counted, and what the 200 says was ignored. */
+const answerOf: Record<HintOutcome, { metric: string; ignored?: string }> = {
+  "sync-enqueued": { metric: "accepted" },
+  "unknown-task": { metric: "unknown", ignored: "unknown task" },
+  "too-old": { metric: "unknown", ignored: "too old" },
+  "known-task": { metric: "orphan", ignored: "known task" },
+  "orphan-recorded": { metric: "orphan", ignored: "orphan" },
+  "orphan-not-confirmed": { metric: "orphan", ignored: "not confirmed" },
+};
+
 export function mediaWebhookRoutes(deps: MediaWebhookDeps): Hono {
+  const maxAgeMs = deps.maxAgeMs ?? defaultMaxAgeMs;
   const app = new Hono();
-  app.post("/webhooks/media/:secret", async (c) => {
-    if (!sameSecret(c.req.param("secret"), deps.pathSecret)) return c.json({ error: "not_found" }, 404);
-    const raw = await c.req.text();
-    if (raw.length > maxBody) return c.json({ error: "too_large" }, 413);
-    const headers: Record<string, string> = {};
-    c.req.raw.headers.forEach((v, k) => {
-      headers[k] = v;
-    });
-    const parsed = parseWebhook(raw, headers, { signingSecret: deps.providerSigningSecret, now: deps.now });
-    if (!parsed.ok) {
-      deps.logger.warn({ reason: parsed.reason }, "media webhook refused");
-      deps.metrics?.webhooks.inc({ result: "refused" });
-      return c.json({ error: "invalid", reason: parsed.reason }, 400);
-    }
-    const gid = typeof parsed.metadata?.gid === "string" ? parsed.metadata.gid : undefined;
-    if (gid !== undefined && !verifyGid(deps.signingSecret, gid, parsed.metadata?.sig)) {
-      deps.logger.warn({ gid, taskId: parsed.taskId }, "media webhook with a forged gid");
-      deps.metrics?.webhooks.inc({ result: "forged" });
-      return c.json({ error: "forbidden" }, 403);
-    }
-    const byGid = gid ? await deps.generations.get(gid).catch(() => null) : null;
-    const byTask = !byGid && parsed.taskId ? await deps.generations.byTaskId(parsed.taskId) : null;
-    const g = byGid ?? byTask;
-    if (!g) {
-      deps.metrics?.webhooks.inc({ result: "unknown" });
-      return c.json({ ok: true, ignored: "unknown task" });
-    }
-    if (parsed.taskId && g.taskId && g.taskId !== parsed.taskId) {
-      // our gid, but not the task we hold: a duplicate the service ran anyway
-      const other = await deps.generations.byTaskId(parsed.taskId);
-      if (!other)
-        await deps.generations.recordOrphan(
-          parsed.taskId,
-          g.id,
-          null,
-          "webhook for a second task of one gid",
-        );
-      deps.metrics?.webhooks.inc({ result: "orphan" });
-      return c.json({ ok: true, ignored: "orphan" });
-    }
-    const adopt = !g.taskId && parsed.taskId ? parsed.taskId : undefined;
-    await deps.queues.sync(g.id, { now: true, ...(adopt ? { adopt } : {}) });
-    deps.metrics?.webhooks.inc({ result: "accepted" });
-    return c.json({ ok: true });
-  });
+  const refuse = (reason: string, result: "refused" | "forged" = "refused") => {
+    deps.logger.warn({ reason }, "media webhook refused");
+    deps.metrics?.webhooks.inc({ result });
+  };
+
+  app.post(
+    "/webhooks/media/:secret",
+    async (c, next) => {
+      if (!sameSecret(c.req.param("secret"), deps.pathSecret)) return c.json({ error: "not_found" }, 404);
+      await next();
+    },
+    bodyLimit({
+      maxSize: maxWebhookBytes,
+      onError: (c) => {
+        refuse("body too large");
+        return c.json({ error: "too_large" }, 413);
+      },
+    }),
+    async (c) => {
+      const raw = await c.req.text();
+      const headers: Record<string, string> = {};
+      c.req.raw.headers.forEach((v, k) => {
+        headers[k] = v;
+      });
+      const parsed = parseWebhook(raw, headers, { signingSecret: deps.providerSigningSecret, now: deps.now });
+      if (!parsed.ok) {
+        refuse(parsed.reason);
+        return c.json({ error: "invalid", reason: parsed.reason }, 400);
+      }
+      if (parsed.taskId !== undefined && !taskIdSchema.safeParse(parsed.taskId).success) {
+        refuse("task id");
+        return c.json({ error: "invalid", reason: "task id" }, 400);
+      }
+      const taskId = parsed.taskId;
+      const gid = typeof parsed.metadata?.gid === "string" ? parsed.metadata.gid : undefined;
+      if (
+        gid !== undefined &&
+        !(verifyGid(deps.signingSecret, gid, parsed.metadata?.sig) && gidSchema.safeParse(gid).success)
+      ) {
+        refuse("forged gid", "forged");
+        return c.json({ error: "forbidden" }, 403);
+      }
+      const outcome = await takeWebhookHint({ gid, taskId }, { ...deps, maxAgeMs });
+      const { metric, ignored } = answerOf[outcome];
+      deps.metrics?.webhooks.inc({ result: metric });
+      return c.json(ignored ? { ok: true, ignored } : { ok: true });
+    },
+  );
   return app;
 }

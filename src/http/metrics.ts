@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 export interface MetricsSources {
   generationsByState(): Promise<Record<string, number>>;
@@ -61,6 +61,38 @@ export function createMetrics(sources?: MetricsSources) {
     labelNames: ["queue", "outcome"],
     registers: [registry],
   });
-  return { registry, generations, queueDepth, serviceErrors, webhooks, webhookLag, telegram429, jobOutcomes };
+  const credits = new Counter({
+    name: "msb_credits_total",
+    help: "Credits moved by this process: granted, charged, released, refunded",
+    labelNames: ["movement"],
+    registers: [registry],
+  });
+  const generationOutcomes = new Counter({
+    name: "msb_generation_outcomes_total",
+    help: "Generations that came to rest, by operation, model and outcome",
+    labelNames: ["operation", "model", "outcome"],
+    registers: [registry],
+  });
+  const confirmToDelivered = new Histogram({
+    name: "msb_confirm_to_delivered_seconds",
+    help: "From Confirm to the result in the chat",
+    labelNames: ["operation"],
+    buckets: [5, 10, 20, 30, 60, 120, 300, 600, 1200],
+    registers: [registry],
+  });
+  collectDefaultMetrics({ register: registry, prefix: "msb_" });
+  return {
+    registry,
+    generations,
+    queueDepth,
+    serviceErrors,
+    webhooks,
+    webhookLag,
+    telegram429,
+    jobOutcomes,
+    credits,
+    generationOutcomes,
+    confirmToDelivered,
+  };
 }
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -55,7 +55,7 @@ export interface MediaClient {
 }
 
 /** The lookup path of a task; ids may contain `::` and are URL-component encoded. */
-export function taskPath(id: string): string {
+function taskPath(id: string): string {
   return `/api/v1/tasks/${encodeURIComponent(id)}`;
 }
 

@@ -55,7 +55,7 @@ const prompt = z
   .refine((s) => s.trim().length > 0, { error: "prompt must not be empty" });
 
 /** http(s) only; the document asks for public https, see ASSUMPTIONS.md for plain http. */
-export const downloadUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+const downloadUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 
 // ---------------------------------------------------------------- images
 

@@ -29,7 +29,7 @@ function hasError(error: unknown): boolean {
 }
 
 /** A short, log- and user-safe description of the service's error value. */
-export function describeTaskError(error: unknown): string {
+function describeTaskError(error: unknown): string {
   if (typeof error === "string") return error;
   if (error && typeof error === "object") {
     const e = error as Record<string, unknown>;

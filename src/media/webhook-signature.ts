@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
+import { sameSecret } from "../lib/same-secret";
 
 /**
  * Webhook signatures in the Standard Webhooks style: HMAC-SHA256 over
@@ -8,7 +9,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  */
 
 /** A `whsec_` secret is base64 after the prefix (Standard Webhooks); any other secret is used as UTF-8. */
-export function signingKey(secret: string): Buffer {
+function signingKey(secret: string): Buffer {
   return secret.startsWith("whsec_") ? Buffer.from(secret.slice(6), "base64") : Buffer.from(secret, "utf8");
 }
 
@@ -30,10 +31,6 @@ export function webhookHeaders(
     "webhook-timestamp": String(timestampSeconds),
     "webhook-signature": signWebhook(secret, id, timestampSeconds, body),
   };
-}
-
-function safeEqual(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 export type SignatureCheck = { ok: true } | { ok: false; reason: string };
@@ -66,7 +63,8 @@ export function verifyWebhookSignature(
     // several space-separated "v1,<sig>" entries may be sent while keys rotate
     for (const entry of signature.split(" ")) {
       const [version, value] = entry.split(",", 2);
-      if (version === "v1" && value && safeEqual(Buffer.from(value, "base64"), expected)) return { ok: true };
+      if (version === "v1" && value && sameSecret(Buffer.from(value, "base64"), expected))
+        return { ok: true };
     }
     return { ok: false, reason: "signature does not match" };
   }
@@ -75,7 +73,7 @@ export function verifyWebhookSignature(
     const value = bare.replace(/^sha256=/, "").trim();
     const expected = createHmac("sha256", key).update(rawBody).digest();
     const given = /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
-    return safeEqual(given, expected) ? { ok: true } : { ok: false, reason: "signature does not match" };
+    return sameSecret(given, expected) ? { ok: true } : { ok: false, reason: "signature does not match" };
   }
   return { ok: false, reason: "no signature header" };
 }

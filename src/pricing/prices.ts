@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { dubbingBilledMinutes } from "../media/catalog";
 import defaults from "./default-prices.json";
 
 /**
@@ -8,7 +9,7 @@ import defaults from "./default-prices.json";
  * resolution. Dubbing: per started minute, at least one.
  */
 const credits = z.number().int().positive();
-export const priceTableSchema = z.object({
+const priceTableSchema = z.object({
   image: z.record(z.string(), z.record(z.string(), credits)),
   video: z.record(z.string(), z.record(z.string(), credits)),
   dub: z.object({ perMinute: credits }),
@@ -58,7 +59,7 @@ export function createPrices(table: PriceTable) {
         : { ok: true, unit, credits: unit * seconds };
     },
     dub(seconds: number): PriceQuote {
-      const minutes = Math.max(1, Math.ceil(seconds / 60));
+      const minutes = dubbingBilledMinutes(seconds);
       return { ok: true, unit: table.dub.perMinute, credits: minutes * table.dub.perMinute };
     },
   };

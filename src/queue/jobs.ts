@@ -12,4 +12,3 @@ export const generationJob = z.object({
 export type GenerationJob = z.infer<typeof generationJob>;
 
 export const queueNames = { submit: "submit", sync: "sync", deliver: "deliver" } as const;
-export type QueueName = (typeof queueNames)[keyof typeof queueNames];

@@ -19,7 +19,7 @@ export function redisConnection(target: RedisTarget) {
  */
 const common = { removeOnComplete: true, removeOnFail: true } as const;
 
-export const submitAttempts = 8;
+const submitAttempts = 8;
 
 export function createQueues(target: RedisTarget) {
   const connection = redisConnection(target);

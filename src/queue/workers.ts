@@ -1,12 +1,11 @@
 import { DelayedError, type Job, Worker } from "bullmq";
-import { GrammyError } from "grammy";
+import { type DeliverDeps, deliverGeneration } from "../generations/deliver/deliver-step";
+import { type SubmitDeps, submitGeneration } from "../generations/submit/submit-step";
+import { type SyncDeps, syncGeneration } from "../generations/sync/sync-step";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { type GenerationJob, generationJob, queueNames } from "./jobs";
 import { type RedisTarget, redisConnection } from "./queues";
-import { type DeliverDeps, deliverGeneration } from "./steps/deliver";
-import { giveUpSubmit, type SubmitDeps, submitGeneration } from "./steps/submit";
-import { type SyncDeps, syncGeneration } from "./steps/sync";
 import type { SyncHints } from "./sync-hints";
 
 export interface WorkerOptions {
@@ -41,16 +40,13 @@ function lastAttempt(job: Job): boolean {
   return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }
 
-/**
- * The BullMQ side: each processor only maps a step's outcome to a queue action
- * (done, later, retry, pause). The steps hold the logic.
- */
-export function startWorkers(opts: WorkerOptions) {
-  const { clock, logger } = opts;
-  const connection = redisConnection(opts.redis);
+type WorkerBase = ReturnType<typeof workerBase>;
+type Report = (queue: string, gid: string, outcome: string) => void;
+
+function workerBase(opts: WorkerOptions) {
   const lock = opts.jobLockMs ?? 30_000;
-  const base = {
-    connection,
+  return {
+    connection: redisConnection(opts.redis),
     prefix: opts.redis.prefix,
     autorun: true,
     lockDuration: lock,
@@ -58,26 +54,25 @@ export function startWorkers(opts: WorkerOptions) {
     // a job whose worker was killed is retried, not failed: every step is idempotent
     maxStalledCount: 100,
   } as const;
-  const report = (queue: string, gid: string, outcome: string) => opts.onOutcome?.(queue, gid, outcome);
+}
 
-  const submitWorker: Worker<GenerationJob> = new Worker<GenerationJob>(
+function submitWorker(opts: WorkerOptions, base: WorkerBase, report: Report): Worker<GenerationJob> {
+  const worker: Worker<GenerationJob> = new Worker<GenerationJob>(
     queueNames.submit,
     async (job, token) => {
       const { gid } = generationJob.parse(job.data);
-      const outcome = await submitGeneration(gid, opts.submit, opts.operatorPauseMs);
+      const outcome = await submitGeneration(gid, opts.submit, opts.operatorPauseMs, {
+        final: lastAttempt(job),
+      });
       report("submit", gid, outcome.kind);
       switch (outcome.kind) {
         case "wait-for-adoption":
-          return later(job, token, clock.toReal(outcome.delayMs));
+          return later(job, token, opts.clock.toReal(outcome.delayMs));
         case "pause":
           // the limiter key lives in Redis: every submit worker pauses, not only this one
-          await submitWorker.rateLimit(outcome.realMs ?? clock.toReal(outcome.delayMs));
+          await worker.rateLimit(outcome.realMs ?? opts.clock.toReal(outcome.delayMs));
           throw Worker.RateLimitError();
         case "retry":
-          if (lastAttempt(job)) {
-            await giveUpSubmit(gid, opts.submit, outcome.error);
-            return "gave-up";
-          }
           throw outcome.error;
         default:
           return outcome.kind;
@@ -90,8 +85,11 @@ export function startWorkers(opts: WorkerOptions) {
       limiter: { max: 1000, duration: 1000 },
     },
   );
+  return worker;
+}
 
-  const syncWorker = new Worker<GenerationJob>(
+function syncWorker(opts: WorkerOptions, base: WorkerBase, report: Report): Worker<GenerationJob> {
+  return new Worker<GenerationJob>(
     queueNames.sync,
     async (job, token) => {
       const data = generationJob.parse(job.data);
@@ -103,34 +101,31 @@ export function startWorkers(opts: WorkerOptions) {
         const fresh = await opts.hints.take(data.gid);
         const adopt = fresh?.adopt;
         await job.updateData({ v: 1, gid: data.gid, polls: data.polls + 1, ...(adopt ? { adopt } : {}) });
-        return later(job, token, fresh ? 1 : clock.toReal(outcome.delayMs));
+        return later(job, token, fresh ? 1 : opts.clock.toReal(outcome.delayMs));
       }
       return outcome.kind;
     },
     { ...base, concurrency: opts.concurrency?.sync ?? 8 },
   );
+}
 
-  const deliverWorker: Worker<GenerationJob> = new Worker<GenerationJob>(
+function deliverWorker(opts: WorkerOptions, base: WorkerBase, report: Report): Worker<GenerationJob> {
+  const worker: Worker<GenerationJob> = new Worker<GenerationJob>(
     queueNames.deliver,
     async (job) => {
       const { gid } = generationJob.parse(job.data);
-      try {
-        const outcome = await deliverGeneration(gid, opts.deliver);
-        report("deliver", gid, outcome.kind);
-        return outcome.kind;
-      } catch (err) {
-        if (err instanceof GrammyError && err.error_code === 429) {
-          const seconds = err.parameters.retry_after ?? 1;
-          logger.warn(
-            { generationId: gid, retryAfter: seconds },
-            "telegram flood control: pausing deliveries",
-          );
-          report("deliver", gid, "flood");
-          await deliverWorker.rateLimit(seconds * 1000);
-          throw Worker.RateLimitError();
-        }
-        throw err;
+      const outcome = await deliverGeneration(gid, opts.deliver);
+      report("deliver", gid, outcome.kind);
+      if (outcome.kind === "flood") {
+        opts.logger.warn(
+          { generationId: gid, retryAfter: outcome.retryAfterSeconds },
+          "telegram flood control: pausing deliveries",
+        );
+        // the limiter lives in Redis: every deliver worker waits, not only this one
+        await worker.rateLimit(outcome.retryAfterSeconds * 1000);
+        throw Worker.RateLimitError();
       }
+      return outcome.kind;
     },
     {
       ...base,
@@ -138,8 +133,22 @@ export function startWorkers(opts: WorkerOptions) {
       limiter: { max: opts.telegramPerSecond ?? 25, duration: 1000 },
     },
   );
+  return worker;
+}
 
-  const workers = [submitWorker, syncWorker, deliverWorker];
+/**
+ * The BullMQ side: each processor only maps a step's outcome to a queue action
+ * (done, later, retry, pause). The steps hold the logic.
+ */
+export function startWorkers(opts: WorkerOptions) {
+  const { logger } = opts;
+  const base = workerBase(opts);
+  const report: Report = (queue, gid, outcome) => opts.onOutcome?.(queue, gid, outcome);
+  const workers = [
+    submitWorker(opts, base, report),
+    syncWorker(opts, base, report),
+    deliverWorker(opts, base, report),
+  ];
   for (const w of workers) {
     w.on("failed", (job, err) => {
       logger.warn(
@@ -152,6 +161,7 @@ export function startWorkers(opts: WorkerOptions) {
 
   return {
     workers,
+    isRunning: () => workers.every((w) => w.isRunning()),
     async waitUntilReady() {
       await Promise.all(workers.map((w) => w.waitUntilReady()));
     },

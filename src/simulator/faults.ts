@@ -38,6 +38,8 @@ export interface FaultControls {
   nextCreate(fault: CreateFault): void;
   /** the next task lookups are answered with this status (e.g. 500, 503) */
   nextLookup(fault: { status: number; times?: number }): void;
+  /** from now until `clear()`, a create's Idempotency-Key is not remembered: a resend makes a second task */
+  forgetIdempotencyKeys(): void;
   /** forgets every queued fault */
   clear(): void;
 }
@@ -46,6 +48,8 @@ export class FaultState implements FaultControls {
   private tasks: TaskFault[] = [];
   private creates: Array<CreateFault & { left: number }> = [];
   private lookups: Array<{ status: number; left: number }> = [];
+  /** set by `forgetIdempotencyKeys()` */
+  amnesia = false;
 
   nextTask(fault: TaskFault): void {
     this.tasks.push(fault);
@@ -59,7 +63,12 @@ export class FaultState implements FaultControls {
     this.lookups.push({ status: fault.status, left: fault.times ?? 1 });
   }
 
+  forgetIdempotencyKeys(): void {
+    this.amnesia = true;
+  }
+
   clear(): void {
+    this.amnesia = false;
     this.tasks = [];
     this.creates = [];
     this.lookups = [];

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { projectPath } from "../lib/project-root";
 
 /** Output files the simulator serves itself under /files/<name>, made on request. */
 
@@ -30,7 +32,7 @@ export function createFileStore(cacheSize = 64) {
 }
 export type FileStore = ReturnType<typeof createFileStore>;
 
-const fixtureDir = new URL("./fixtures/", import.meta.url);
+const fixtureDir = pathToFileURL(`${projectPath("src", "simulator", "fixtures")}/`);
 const fixtureCache = new Map<string, Buffer>();
 
 /** A committed fixture (small MP4/MP3 files made with ffmpeg, see fixtures/README.md). */

@@ -1,12 +1,13 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { z } from "zod";
+import { sameSecret } from "../lib/same-secret";
 
 /**
  * Short-lived capabilities in a URL: base64url(JSON payload) + "." + HMAC.
  * Used for the file proxy (the service downloads Telegram uploads through us,
  * never through a URL carrying the bot token) and for links to our outputs.
  */
-export const filePayload = z.discriminatedUnion("k", [
+const filePayload = z.discriminatedUnion("k", [
   /** a Telegram file, streamed through getFile */
   z.object({ k: z.literal("tg"), f: z.string().min(1), e: z.number().int() }),
   /** one of our stored files, by its path relative to the storage root */
@@ -30,10 +31,7 @@ export type VerifyResult =
 export function verifyFileToken(secret: string, token: string, nowMs: number): VerifyResult {
   const [body, sig, extra] = token.split(".");
   if (!body || !sig || extra !== undefined) return { ok: false, reason: "malformed" };
-  const expected = Buffer.from(mac(secret, body));
-  const given = Buffer.from(sig);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given))
-    return { ok: false, reason: "bad_signature" };
+  if (!sameSecret(sig, mac(secret, body))) return { ok: false, reason: "bad_signature" };
   let json: unknown;
   try {
     json = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
@@ -51,7 +49,12 @@ export function signGid(secret: string, gid: string): string {
   return createHmac("sha256", secret).update(`gid:${gid}`).digest("hex").slice(0, 32);
 }
 
+/**
+ * Compares the signature's bytes in constant time. The length is checked in
+ * bytes, not characters: 32 non-ASCII characters are more than 32 bytes, and
+ * `timingSafeEqual` throws on buffers of different lengths.
+ */
 export function verifyGid(secret: string, gid: string, sig: unknown): boolean {
-  if (typeof sig !== "string" || sig.length !== 32) return false;
-  return timingSafeEqual(Buffer.from(signGid(secret, gid)), Buffer.from(sig));
+  if (typeof sig !== "string") return false;
+  return sameSecret(sig, signGid(secret, gid));
 }

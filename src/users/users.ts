@@ -27,7 +27,11 @@ export interface WelcomeResult {
   amount: number;
 }
 
-export function createUsers(db: Database, ledger: Ledger, options: { welcomeCredits: number }) {
+export function createUsers(
+  db: Database,
+  ledger: Ledger,
+  options: { welcomeCredits: number; onGranted?(credits: number): void },
+) {
   /**
    * Upserts the user (and the chat, when given) on every update. The language is
    * derived from `language_code` only when the user is first seen; afterwards
@@ -91,6 +95,7 @@ export function createUsers(db: Database, ledger: Ledger, options: { welcomeCred
     const amount = options.welcomeCredits;
     if (amount <= 0) return { granted: false, amount: 0 };
     const result = await ledger.grant({ userId: id, amount, key: `welcome:${id}`, note: "welcome credits" });
+    if (result.applied) options.onGranted?.(amount);
     return { granted: result.applied, amount };
   }
 

@@ -10,14 +10,15 @@ import { createBot } from "../../src/bot/bot";
 import { syncCommands } from "../../src/bot/commands";
 import type { BotContext, BotDeps } from "../../src/bot/context";
 import { type PollingHandle, startPolling } from "../../src/bot/polling";
+import { createUpdateJournal } from "../../src/bot/update-journal";
 import { telegramWebhookApp } from "../../src/bot/webhook";
 import { loadConfig } from "../../src/config";
 import { createLedger } from "../../src/credits/ledger";
 import { users as usersTable } from "../../src/db/schema";
 import { createLogger } from "../../src/lib/logger";
+import { startTelegramStandIn, type TelegramStandIn } from "../../src/playground/telegram";
 import { createUsers } from "../../src/users/users";
 import { createTestDatabase, type TestDatabase } from "../support/db";
-import { startTelegramStandIn, type TelegramStandIn } from "../support/telegram";
 
 const WELCOME = 20;
 const RATE_LIMIT = 8;
@@ -109,7 +110,7 @@ describe("bot basics over long polling", () => {
     tg = await startTelegramStandIn({ rules: { flood: false } });
     const bot = world.botFor(tg);
     await syncCommands(bot);
-    polling = await startPolling(bot);
+    polling = await startPolling(bot, createUpdateJournal(database.db));
   });
 
   afterAll(async () => {
@@ -269,7 +270,12 @@ describe("bot basics over a webhook", () => {
     });
     const bot = world.botFor(tg);
     const secretToken = `secret-${randomBytes(8).toString("hex")}`;
-    const app = telegramWebhookApp(bot, { secretToken, path: "/telegram", timeoutMs: 5000 });
+    const app = telegramWebhookApp(bot, {
+      secretToken,
+      path: "/telegram",
+      timeoutMs: 5000,
+      journal: createUpdateJournal(world.database.db),
+    });
     const port = await new Promise<number>((resolve) => {
       server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) =>
         resolve(info.port),
@@ -310,7 +316,7 @@ describe("stopping long polling", () => {
     const world = await createWorld("drain");
     const tg = await startTelegramStandIn({ rules: { flood: false } });
     try {
-      const polling = await startPolling(world.botFor(tg));
+      const polling = await startPolling(world.botFor(tg), createUpdateJournal(world.database.db));
       const user = tg.user({ language: "en" });
       await user.send("/slow");
       // fetched and confirmed: the bot holds it now

@@ -6,9 +6,9 @@ import type { InlineKeyboardButton, Message } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { generations as generationsTable } from "../../src/db/schema";
 import { endedBadly, type Generation } from "../../src/generations/service";
+import type { BotMessage, TestUser } from "../../src/playground/telegram";
 import { createPrices, loadPriceTable, type PriceTable } from "../../src/pricing/prices";
 import { eventually, generationIn, type Harness, startHarness } from "../support/harness";
-import type { BotMessage, TestUser } from "../support/telegram";
 
 /**
  * The guided conversations end to end: the Telegram stand-in, the simulator,
@@ -174,6 +174,33 @@ describe("guided conversations", () => {
       numImages: 2,
     });
     await expectPaidOnce(user, g);
+  });
+
+  test("a question with only Cancel under it has no empty row above it", async () => {
+    const user = await newUser("en");
+    await user.send("/dub");
+    const ask = await user.waitFor(says("Send the audio or video to dub"));
+    expect(ask.reply_markup?.inline_keyboard.map((row) => row.map((b) => b.text))).toEqual([["✖️ Cancel"]]);
+  });
+
+  test("a first image with taps only: the example button is the prompt; no keyboard has an empty row", async () => {
+    const user = await newUser("en");
+    await user.send("/image");
+    const ask = await user.waitFor(says("Describe the image"));
+    expect(ask.reply_markup?.inline_keyboard.map((row) => row.length)).toEqual([1, 1]);
+    await tap(user, "cv:p:example", (m) => panel(m) && says("🖼 New image")(m));
+    await tap(user, "cv:ok");
+    await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 20_000 });
+    const g = await generationIn(h, user.id, "delivered");
+    expect(g.params).toMatchObject({ operation: "image", prompt: "a red lighthouse at dusk, watercolor" });
+    // every keyboard the user saw with buttons on it (an empty one removes the buttons)
+    const keyboards = user
+      .messages()
+      .flatMap((m) => [...m.history, m].map((v) => v.reply_markup?.inline_keyboard ?? []))
+      .filter((rows) => rows.flat().length > 0);
+    expect(keyboards.length).toBeGreaterThan(1);
+    const rows = keyboards.flat();
+    expect(rows.filter((row) => row.length === 0)).toEqual([]);
   });
 
   test("image in Persian: a Persian prompt and two taps on the defaults", async () => {
@@ -362,7 +389,7 @@ describe("guided conversations", () => {
     expect(await h.runtime.ledger.audit({ userId: user.id })).toEqual([]);
   });
 
-  test("dub in Persian: an https link, priced for five minutes until measured", async () => {
+  test("dub in Persian: an https link is held at the five-minute price (the measured charge: operations.test.ts dub)", async () => {
     const user = await newUser("fa");
     await user.send("/dub");
     await user.waitFor(says("صدا یا ویدیویی را که باید دوبله شود"));

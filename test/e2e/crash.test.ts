@@ -38,6 +38,8 @@ describe("a worker killed mid-flight loses nothing", () => {
   test("killed while its create request is in flight: the task is adopted by gid, charged once, delivered", async () => {
     worker = await h.spawnWorker();
     const user = await startedUser(h);
+    // a resend with the same key would make a second task: only adoption by gid avoids a duplicate
+    h.sim.faults.forgetIdempotencyKeys();
     // the service holds the create for 10 real seconds: the worker dies waiting for it
     h.sim.faults.nextCreate({ delayMs: 1_000_000 });
     await requestImage(user, "a lighthouse in a storm");
@@ -59,6 +61,7 @@ describe("a worker killed mid-flight loses nothing", () => {
       held: 0,
     });
     expect(await h.runtime.ledger.audit()).toEqual([]);
+    h.sim.faults.clear();
   });
 
   test("killed while uploading the result: delivered by the next worker, charged once", async () => {

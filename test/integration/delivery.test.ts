@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,13 +9,18 @@ import { Api } from "grammy";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { translate } from "../../src/bot/i18n";
 import { boundedAutoRetry } from "../../src/bot/transformers";
-import { type DeliveryDeps, deliverOutputs, telegramLimits } from "../../src/delivery/telegram-delivery";
+import {
+  type DeliveryDeps,
+  deliverOutputs,
+  telegramLimits,
+} from "../../src/generations/deliver/send-outputs";
 import type { Generation } from "../../src/generations/service";
+import { startTelegramStandIn, type TelegramStandIn, type TestUser } from "../../src/playground/telegram";
+import { solidPng } from "../../src/playground/telegram/images";
 import { createMediaStore } from "../../src/storage/media-store";
 import { verifyFileToken } from "../../src/storage/signed-tokens";
 import { languageFromCode } from "../../src/users/language";
-import { startTelegramStandIn, type TelegramStandIn, type TestUser } from "../support/telegram";
-import { solidPng } from "../support/telegram/images";
+import { generationRow } from "../support/generation-row";
 
 /**
  * How results are sent: photo, album, document when Telegram would recompress
@@ -60,16 +66,9 @@ describe("delivering outputs to Telegram", () => {
     extra: Partial<Generation> = {},
   ): Generation {
     const now = new Date();
-    return {
-      id: randomUUID(),
-      requestKey: randomUUID(),
+    return generationRow({
       userId: user.id,
       chatId: user.chatId,
-      threadId: null,
-      replyToMessageId: null,
-      statusMessageId: null,
-      inlineMessageId: null,
-      language: "en",
       operation,
       params:
         operation === "video"
@@ -89,29 +88,17 @@ describe("delivering outputs to Telegram", () => {
               numImages: outputs.length,
             },
       price: 8,
-      holdKey: "h",
       state: "delivering",
       taskId: "t",
       serviceCredits: 8,
       outputs: outputs.map((url) => ({ url })),
       charged: 8,
-      error: null,
       attempts: 1,
       deliveryAttempts: 1,
-      late: false,
-      measuredSeconds: null,
-      statusShown: null,
-      notifiedAt: null,
-      deliveredMessageIds: null,
-      fileIds: null,
       submittedAt: now,
-      deadlineAt: null,
-      nextPollAt: null,
       finishedAt: now,
-      createdAt: now,
-      updatedAt: now,
       ...extra,
-    };
+    });
   }
 
   function deps(): DeliveryDeps {
@@ -135,6 +122,23 @@ describe("delivering outputs to Telegram", () => {
     expect(m?.caption).toContain("a lighthouse");
     expect(m?.reply_markup?.inline_keyboard.flat()).toHaveLength(2);
     expect(tg.callsOf("sendChatAction").at(-1)?.params).toMatchObject({ action: "upload_photo" });
+  });
+
+  test("dubbed audio goes as audio named for its language, with its real length", async () => {
+    const mp3 = readFileSync(new URL("../../src/simulator/fixtures/audio.mp3", import.meta.url));
+    const g = generation("dub", [serve("/dub/0.mp3", mp3, "audio/mpeg")], {
+      params: {
+        operation: "dub",
+        source: { kind: "url", url: "https://media.example/talk.mp3" },
+        targetLanguage: "de",
+        sourceLanguage: "en",
+      },
+    });
+    await deliverOutputs(g, deps());
+    const audio = (await user.waitFor((m) => m.audio !== undefined && m.caption?.includes("en → de"))).audio!;
+    expect(audio.file_name).toBe("dubbed-de.mp3");
+    expect(audio.duration).toBeGreaterThan(0);
+    expect(audio.title).toBe("en → de");
   });
 
   test("a caption is cut to Telegram's 1024 UTF-16 units, even for a prompt of emoji", async () => {

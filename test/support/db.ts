@@ -18,14 +18,16 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-export async function createTestDatabase(options: { max?: number } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { max?: number; migrate?: boolean } = {},
+): Promise<TestDatabase> {
   const name = `msb_test_${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = postgres(testServerUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${name}"`);
   await admin.end();
   const url = withDatabase(testServerUrl, name);
   const handle = openDatabase({ kind: "postgres", url, max: options.max ?? 10 });
-  await migrateDatabase(handle);
+  if (options.migrate !== false) await migrateDatabase(handle);
   return {
     ...handle,
     name,

@@ -5,19 +5,19 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { type Runtime, type RuntimeTiming, secretsOf, startRuntime } from "../../src/app";
 import { type Config, loadConfig } from "../../src/config";
 import { type Clock, scaledClock } from "../../src/lib/clock";
 import { createLogger } from "../../src/lib/logger";
 import { createMediaClient } from "../../src/media/client";
-import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/simulator/server";
-import { createTestDatabase, type TestDatabase } from "./db";
 import {
   startTelegramStandIn,
   type TelegramRulesInput,
   type TelegramStandIn,
   type TestUser,
-} from "./telegram";
+} from "../../src/playground/telegram";
+import { type Runtime, type RuntimeTiming, secretsOf, startRuntime } from "../../src/runtime/runtime";
+import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/simulator/server";
+import { createTestDatabase, type TestDatabase } from "./db";
 
 export const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -93,7 +93,8 @@ export async function startHarness(options: HarnessOptions = {}) {
   };
   const config: Config = loadConfig(env);
   const timing: Partial<RuntimeTiming> = {
-    reconcileEveryMs: 30_000,
+    // slow enough that a missing enqueue shows: tests of the reconciler set their own
+    reconcileEveryMs: 24 * 3_600_000,
     adoptionGraceMs: 60_000,
     operatorPauseMs: 60_000,
     pollingTimeoutSeconds: 1,
@@ -107,8 +108,11 @@ export async function startHarness(options: HarnessOptions = {}) {
     sink ? { write: (line: string) => void sink.push(line) } : undefined,
     secretsOf(config),
   );
+  // a worker-only runtime serves its health on a port of its own, not the web role's
+  const inProcessConfig: Config =
+    config.role === "worker" ? { ...config, http: { ...config.http, port: 0 } } : config;
   const start = () =>
-    startRuntime(config, {
+    startRuntime(inProcessConfig, {
       clock,
       logger,
       skipMigrations: true,
@@ -122,13 +126,16 @@ export async function startHarness(options: HarnessOptions = {}) {
     });
   let runtime: Runtime | undefined = options.noRuntime ? undefined : await start();
 
-  /** Starts the worker role in a child process on the same clock, to kill it for real. */
-  async function spawnWorker(): Promise<ChildProcess> {
+  /**
+   * Starts a runtime in a child process on the same clock, to kill it for real.
+   * `extraEnv` picks its role (ROLE), a fault point (MSB_FAULT_POINT), and so on.
+   */
+  async function spawnRuntime(extraEnv: Record<string, string>): Promise<ChildProcess> {
     const child = spawn(process.execPath, ["--import", "tsx", "test/support/worker-process.ts"], {
       env: {
         ...process.env,
         ...env,
-        ROLE: "worker",
+        ...extraEnv,
         CLOCK_FACTOR: String(clockFactor),
         CLOCK_ORIGIN: String(clockOrigin),
         RUNTIME_TIMING: JSON.stringify(timing),
@@ -140,16 +147,20 @@ export async function startHarness(options: HarnessOptions = {}) {
       let out = "";
       child.stdout?.on("data", (chunk: Buffer) => {
         out += chunk.toString();
-        if (out.includes("worker ready")) resolve();
+        if (out.includes("runtime ready")) resolve();
       });
-      child.once("exit", (code) => reject(new Error(`worker exited early (${code})`)));
+      child.once("exit", (code) => reject(new Error(`runtime exited early (${code})`)));
     });
     return child;
   }
 
+  /** Starts the worker role in a child process on the same clock, to kill it for real. */
+  const spawnWorker = () => spawnRuntime({ ROLE: "worker", PORT: "0" });
+
   return {
     clock,
     spawnWorker,
+    spawnRuntime,
     db,
     tg,
     sim,

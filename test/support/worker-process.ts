@@ -1,12 +1,13 @@
-import { secretsOf, startRuntime } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import { scaledClock } from "../../src/lib/clock";
 import { createLogger } from "../../src/lib/logger";
 import { createMediaClient } from "../../src/media/client";
+import { secretsOf, startRuntime } from "../../src/runtime/runtime";
 
 /**
- * The worker role in a process of its own, on the test's clock, so a crash
- * test can kill it with SIGKILL mid-job. Configured through the environment.
+ * A runtime (the worker role, or the web role with the bot) in a process of its
+ * own, on the test's clock, so a crash test can kill it with SIGKILL mid-job.
+ * Configured through the environment.
  */
 const config = loadConfig(process.env);
 const clock = scaledClock(
@@ -25,7 +26,7 @@ const runtime = await startRuntime(config, {
     retryMaxMs: 200,
   }),
 });
-process.stdout.write("worker ready\n");
+process.stdout.write("runtime ready\n");
 process.on("SIGTERM", () => {
   void runtime.stop().then(() => process.exit(0));
 });

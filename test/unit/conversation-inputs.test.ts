@@ -1,6 +1,6 @@
 import type { Message } from "grammy/types";
 import { describe, expect, test } from "vitest";
-import { captionCommand } from "../../src/bot/conversations";
+import { captionCommand } from "../../src/bot/conversations/conversation-features";
 import { fitImageOptions } from "../../src/bot/conversations/image-options";
 import { linkIn, mediaIn, photoIn } from "../../src/bot/conversations/inputs";
 import { fitVideoOptions } from "../../src/bot/conversations/video";

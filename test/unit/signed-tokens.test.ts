@@ -32,8 +32,22 @@ describe("signed file tokens", () => {
     expect(verifyFileToken(secret, `${body}.${sig}.x`, now)).toEqual({ ok: false, reason: "malformed" });
   });
 
-  test("the URL token never contains the Telegram file URL or a bot token", () => {
-    expect(token).not.toMatch(/\/file\/bot|\d{5,}:[A-Za-z0-9_-]{20,}/);
+  test("a token carries its payload and a MAC, nothing more: a file_id in, never a file URL or a token", () => {
+    // what a careless caller might hand over: the Telegram download URL, bot token inside
+    const botToken = "123456789:AAE-unit-test-bot-token-0123456789ab";
+    const fileUrl = `https://api.telegram.org/file/bot${botToken}/photos/file_1.jpg`;
+    const fromId = signFileToken(secret, { k: "tg", f: "AgACAgIAAxk", e: now / 1000 + 60 });
+    const [body] = fromId.split(".");
+    expect(JSON.parse(Buffer.from(body!, "base64url").toString())).toEqual({
+      k: "tg",
+      f: "AgACAgIAAxk",
+      e: now / 1000 + 60,
+    });
+    // the token is readable by anyone who has it: what goes in comes out, so only a file_id may go in
+    const fromUrl = signFileToken(secret, { k: "tg", f: fileUrl, e: now / 1000 + 60 });
+    const decoded = Buffer.from(fromUrl.split(".")[0]!, "base64url").toString();
+    expect(decoded).toContain(botToken);
+    expect(fromId).not.toContain(Buffer.from(botToken).toString("base64url").slice(0, 12));
   });
 });
 
@@ -44,5 +58,13 @@ describe("gid signatures in task metadata", () => {
     expect(verifyGid(secret, "5f0c0a56-1111-4a4a-9a9a-000000000002", sig)).toBe(false);
     expect(verifyGid(secret, "5f0c0a56-1111-4a4a-9a9a-000000000001", "short")).toBe(false);
     expect(verifyGid(secret, "5f0c0a56-1111-4a4a-9a9a-000000000001", 42)).toBe(false);
+  });
+
+  test("a signature of 32 non-ASCII characters (more than 32 bytes) is refused, not thrown on", () => {
+    const gid = "5f0c0a56-1111-4a4a-9a9a-000000000001";
+    for (const sig of ["é".repeat(32), "€".repeat(32), "😀".repeat(16), "\u0000".repeat(32)]) {
+      expect(() => verifyGid(secret, gid, sig)).not.toThrow();
+      expect(verifyGid(secret, gid, sig)).toBe(false);
+    }
   });
 });

@@ -1,32 +1,45 @@
 import { InlineKeyboard } from "grammy";
 import { imageParams } from "../../generations/params";
-import { navRow, type Screen, type Translate } from "./screen";
+import { hasVisibleCharacter } from "../../lib/visible-text";
+import type { Translate } from "../i18n";
+import { panelData } from "./callback-data";
+import { navRow, type Screen } from "./screen";
 import { back, cancelled, type StepResult, value } from "./steps";
 
 /** The prompt rule of the stored params (generations/params.ts), so what we accept is what we store. */
 const promptSchema = imageParams.shape.prompt;
-export const promptMaxLength = 2000;
+const promptMaxLength = 2000;
 
 /** Why a text cannot be a prompt, as a message for the user; undefined when it can. */
 export function promptProblem(text: string, t: Translate): string | undefined {
   if (promptSchema.safeParse(text).success) return undefined;
   const length = text.trim().length;
-  return length === 0
+  return !hasVisibleCharacter(text)
     ? t("cv-prompt-empty")
     : t("cv-prompt-too-long", { length: String(length), max: String(promptMaxLength) });
 }
 
-/** Asks for a description in any language; a wrong answer is explained and asked again. */
+const exampleValue = "example";
+
+/**
+ * Asks for a description in any language; a wrong answer is explained and
+ * asked again. With an example, a button takes it: a first try needs no typing.
+ */
 export async function askPrompt(
   screen: Screen,
   question: string,
-  options: { back: boolean },
+  options: { back: boolean; example?: string },
 ): Promise<StepResult<string>> {
   const { t } = screen;
-  await screen.ask(question, navRow(new InlineKeyboard(), t, options));
+  const keyboard = new InlineKeyboard();
+  if (options.example) keyboard.text(t("cv-btn-example"), panelData.pick(exampleValue));
+  await screen.ask(question, navRow(keyboard, t, options));
   for (;;) {
     const event = await screen.next();
     if (event.type === "button") {
+      if (event.action.kind === "pick" && event.action.value === exampleValue && options.example) {
+        return value(options.example);
+      }
       if (event.action.kind === "cancel") return cancelled;
       if (event.action.kind === "back" && options.back) return back;
       continue;

@@ -1,9 +1,10 @@
 import { InlineKeyboard } from "grammy";
+import { shorten } from "../../lib/shorten";
 import { limits } from "../../media/catalog";
 import { promptProblem } from "./ask-prompt";
 import { panelData } from "./callback-data";
 import { type InputProblem, linkIn, type PhotoInput, photoIn } from "./inputs";
-import { shortened } from "./opening";
+import { summaryPromptLength } from "./opening";
 import { navRow, type Screen } from "./screen";
 import { cancelled, type StepResult, value } from "./steps";
 
@@ -42,7 +43,7 @@ export async function collectPhotos(
         ? t("cv-ask-photos", { max: maxPhotos })
         : t("cv-photos-got", { count: images.length, max: maxPhotos }),
     ];
-    if (prompt) lines.push(t("cv-line-prompt", { value: shortened(prompt) }));
+    if (prompt) lines.push(t("cv-line-prompt", { value: shorten(prompt, summaryPromptLength) }));
     const keyboard = new InlineKeyboard();
     if (images.length > 0) keyboard.text(t("cv-btn-continue"), panelData.done());
     await screen.show(lines.join("\n\n"), navRow(keyboard, t, { back: false }));

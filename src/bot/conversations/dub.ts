@@ -1,14 +1,16 @@
 import type { Context } from "grammy";
 import type { GenerationParams } from "../../generations/params";
-import { maxDubSeconds } from "../../generations/quote";
+import { maxDubSeconds, quote } from "../../generations/quote";
+import { shorten } from "../../lib/shorten";
 import { type DubbingLanguage, type DubbingSourceLanguage, dubbingLanguages } from "../../media/catalog";
 import type { Language } from "../../users/language";
+import type { Translate } from "../i18n";
 import { collectMedia } from "./collect-media";
+import { confirmRequest } from "./confirm-request";
 import type { MediaInput } from "./inputs";
-import { type ConversationDeps, openConversation, priceLines, type SeedBase, shortened } from "./opening";
+import { type ConversationDeps, openConversation, priceLines, type SeedBase } from "./opening";
 import { type PanelSpec, runPanel, type Setting } from "./panel";
-import type { Conv, Translate } from "./screen";
-import { submitRequest } from "./submit";
+import type { Conv } from "./screen";
 
 export interface DubSeed extends SeedBase {
   media?: MediaInput;
@@ -26,7 +28,7 @@ const isTarget = (v: string): v is DubbingLanguage => (dubbingLanguages as reado
 const isSource = (v: string): v is DubbingSourceLanguage => v === "auto" || isTarget(v);
 
 /** A language's name in the user's language. */
-export function languageName(t: Translate, code: string): string {
+function languageName(t: Translate, code: string): string {
   return code === "auto" ? t("cv-lang-auto") : t(`dub-lang-${code}`);
 }
 
@@ -89,12 +91,13 @@ function defaultTarget(language: Language): DubbingLanguage {
 export function dubConversation(deps: ConversationDeps) {
   return async function dub(conversation: Conv, ctx: Context, seed: DubSeed): Promise<void> {
     const { screen, t, who, available, language } = await openConversation(conversation, ctx, seed);
-    const quoteOf = (s: DubRequest) => deps.prices.dub(s.media.durationSeconds ?? maxDubSeconds);
+    const quoteOf = (s: DubRequest) =>
+      quote(deps.prices, { operation: "dub", durationSeconds: s.media.durationSeconds });
     const spec: PanelSpec<DubRequest> = {
       summary: (s) =>
         [
           t("cv-title-dub"),
-          t("cv-line-file", { value: shortened(s.media.label, 80) }),
+          t("cv-line-file", { value: shorten(s.media.label, 80) }),
           lengthLine(t, s.media),
           t("cv-line-target", { value: languageName(t, s.target) }),
           t("cv-line-source", { value: languageName(t, s.source) }),
@@ -122,7 +125,7 @@ export function dubConversation(deps: ConversationDeps) {
         media = collected.value;
       }
       const outcome = await runPanel(screen, spec, { media, target, source }, (s, shown) =>
-        submitRequest(
+        confirmRequest(
           conversation,
           screen,
           deps,

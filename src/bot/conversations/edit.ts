@@ -1,7 +1,9 @@
 import type { Context } from "grammy";
 import type { GenerationParams } from "../../generations/params";
+import { shorten } from "../../lib/shorten";
 import { askPrompt } from "./ask-prompt";
 import { collectPhotos } from "./collect-photos";
+import { confirmRequest } from "./confirm-request";
 import {
   defaultImageOptions,
   type ImageOptions,
@@ -11,10 +13,15 @@ import {
   imageSettings,
 } from "./image-options";
 import type { PhotoInput } from "./inputs";
-import { type ConversationDeps, openConversation, priceLines, type SeedBase, shortened } from "./opening";
+import {
+  type ConversationDeps,
+  openConversation,
+  priceLines,
+  type SeedBase,
+  summaryPromptLength,
+} from "./opening";
 import { type PanelSpec, runPanel } from "./panel";
 import type { Conv } from "./screen";
-import { submitRequest } from "./submit";
 
 export interface EditSeed extends SeedBase {
   prompt?: string;
@@ -42,7 +49,7 @@ export function editConversation(deps: ConversationDeps) {
         [
           t("cv-title-edit"),
           t("cv-line-photos", { value: s.images.length }),
-          t("cv-line-prompt", { value: shortened(s.prompt) }),
+          t("cv-line-prompt", { value: shorten(s.prompt, summaryPromptLength) }),
           ...imageOptionLines(t, s.options),
           priceLines(t, imageQuote(deps.prices, s.options), available),
         ].join("\n"),
@@ -75,7 +82,7 @@ export function editConversation(deps: ConversationDeps) {
         prompt = asked.value;
       }
       const outcome = await runPanel(screen, spec, { prompt: prompt!, images, options }, (s, shown) =>
-        submitRequest(
+        confirmRequest(
           conversation,
           screen,
           deps,

@@ -1,3 +1,4 @@
+import { quote } from "../../generations/quote";
 import {
   defaultImageModel,
   defaultImageSize,
@@ -12,9 +13,9 @@ import {
   nearestImageSize,
 } from "../../media/catalog";
 import type { Prices } from "../../pricing/prices";
+import type { Translate } from "../i18n";
 import { priced } from "./opening";
 import type { Setting } from "./panel";
-import type { Translate } from "./screen";
 
 /** The options of an image or an edit, always valid for the chosen model. */
 export interface ImageOptions {
@@ -75,9 +76,7 @@ export function imageOptionsFrom(p: {
   );
 }
 
-export function imageQuote(prices: Prices, o: ImageOptions) {
-  return prices.image(o.model, o.resolution, o.numImages);
-}
+export const imageQuote = (prices: Prices, o: ImageOptions) => quote(prices, { operation: "image", ...o });
 
 /** Model, aspect ratio, resolution (models with several) and count (models with several outputs). */
 export function imageSettings<S extends { options: ImageOptions }>(

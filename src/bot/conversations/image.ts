@@ -1,5 +1,6 @@
 import type { Context } from "grammy";
 import type { GenerationParams } from "../../generations/params";
+import { shorten } from "../../lib/shorten";
 import {
   defaultImageOptions,
   type ImageOptions,
@@ -8,7 +9,13 @@ import {
   imageQuote,
   imageSettings,
 } from "./image-options";
-import { type ConversationDeps, openConversation, priceLines, type SeedBase, shortened } from "./opening";
+import {
+  type ConversationDeps,
+  openConversation,
+  priceLines,
+  type SeedBase,
+  summaryPromptLength,
+} from "./opening";
 import type { PanelSpec } from "./panel";
 import { type PromptedRequest, promptThenPanel } from "./prompted-panel";
 import type { Conv } from "./screen";
@@ -30,7 +37,7 @@ export function imageConversation(deps: ConversationDeps) {
       summary: (s) =>
         [
           t("cv-title-image"),
-          t("cv-line-prompt", { value: shortened(s.prompt) }),
+          t("cv-line-prompt", { value: shorten(s.prompt, summaryPromptLength) }),
           ...imageOptionLines(t, s.options),
           priceLines(t, imageQuote(deps.prices, s.options), available),
         ].join("\n"),
@@ -44,6 +51,7 @@ export function imageConversation(deps: ConversationDeps) {
       deps,
       opening,
       "cv-ask-prompt-image",
+      "cv-example-image",
       spec,
       {
         prompt: seed.prompt ?? seed.params?.prompt,

@@ -1,11 +1,12 @@
 import type { Context } from "grammy";
 import type { PriceQuote, Prices } from "../../pricing/prices";
 import type { Language } from "../../users/language";
+import type { Translate } from "../i18n";
 import { negotiateLanguage, translate } from "../i18n";
-import { type Conv, Screen, type Translate } from "./screen";
-import type { Requester, SubmitDeps } from "./submit";
+import type { ConfirmDeps, Requester } from "./confirm-request";
+import { type Conv, Screen } from "./screen";
 
-export interface ConversationDeps extends SubmitDeps {
+export interface ConversationDeps extends ConfirmDeps {
   prices: Prices;
 }
 
@@ -57,8 +58,5 @@ export function priceLines(t: Translate, quote: PriceQuote, available: number): 
   return `\n${line}`;
 }
 
-/** Long prompts are cut in the summary; the whole prompt is what is sent. */
-export function shortened(text: string, max = 300): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
-}
+/** Long prompts are cut in a summary to this length; the whole prompt is what is sent. */
+export const summaryPromptLength = 300;

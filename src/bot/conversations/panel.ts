@@ -90,12 +90,7 @@ export async function runPanel<S>(
     const summary = spec.summary(state);
     await screen.show(note ? `${summary}\n\n${note}` : summary, panelKeyboard(spec, state, screen.t, price));
     note = undefined;
-    const event = await screen.next();
-    if (event.type === "message") {
-      await screen.notice(screen.t("cv-use-buttons"));
-      continue;
-    }
-    const action = event.action;
+    const action = await screen.nextPress();
     switch (action.kind) {
       case "open": {
         const setting = spec.settings.find((s) => s.id === action.setting && s.visible(state));

@@ -55,12 +55,7 @@ export async function pickFrom(
   let page = index < 0 ? 0 : Math.floor(index / layout.perPage);
   for (;;) {
     await screen.show(title, pickKeyboard(choices, current, page, layout, screen.t));
-    const event = await screen.next();
-    if (event.type === "message") {
-      await screen.notice(screen.t("cv-use-buttons"));
-      continue;
-    }
-    const action = event.action;
+    const action = await screen.nextPress();
     switch (action.kind) {
       case "pick":
         if (choices.some((c) => c.value === action.value)) return value(action.value);

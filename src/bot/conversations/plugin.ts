@@ -8,14 +8,14 @@ import { createKvStorage } from "../storage";
 import { markBlockedUsers } from "../transformers";
 import type { Conv } from "./screen";
 
-export const conversationStoragePrefix = "conversation:";
+const conversationStoragePrefix = "conversation:";
 
 /**
  * Bump when a conversation changes so that replays stored by the previous
  * release no longer fit the code: those conversations then start afresh
  * instead of replaying into the wrong step.
  */
-export const conversationVersion = 2;
+const conversationVersion = 3;
 
 const storedSchema = z.object({
   version: z.tuple([z.number(), z.union([z.string(), z.number()])]),

@@ -1,9 +1,9 @@
 import type { GenerationParamsInput } from "../../generations/params";
 import { askPrompt } from "./ask-prompt";
+import { confirmRequest } from "./confirm-request";
 import type { ConversationDeps, Opening } from "./opening";
 import { type PanelSpec, runPanel } from "./panel";
 import type { Conv } from "./screen";
-import { submitRequest } from "./submit";
 
 export interface PromptedRequest<O> {
   prompt: string;
@@ -19,6 +19,7 @@ export async function promptThenPanel<O>(
   deps: ConversationDeps,
   opening: Pick<Opening, "screen" | "t" | "who">,
   askKey: string,
+  exampleKey: string,
   spec: PanelSpec<PromptedRequest<O>>,
   start: { prompt: string | undefined; options: O },
   toParams: (request: PromptedRequest<O>) => GenerationParamsInput,
@@ -27,12 +28,12 @@ export async function promptThenPanel<O>(
   let { prompt, options } = start;
   for (;;) {
     if (prompt === undefined) {
-      const asked = await askPrompt(screen, t(askKey), { back: false });
+      const asked = await askPrompt(screen, t(askKey), { back: false, example: t(exampleKey) });
       if (asked.kind !== "value") return screen.close(t("cv-cancelled"));
       prompt = asked.value;
     }
     const outcome = await runPanel(screen, spec, { prompt, options }, (s, shown) =>
-      submitRequest(conversation, screen, deps, who, toParams(s), shown),
+      confirmRequest(conversation, screen, deps, who, toParams(s), shown),
     );
     if (outcome.kind === "done") return;
     if (outcome.kind === "cancel") return screen.close(t("cv-cancelled"));

@@ -1,10 +1,12 @@
 import type { Conversation } from "@grammyjs/conversations";
-import { type Context, GrammyError, InlineKeyboard } from "grammy";
+import { type Context, InlineKeyboard } from "grammy";
+import { classifyTelegramError, isTelegramFailure } from "../../telegram/telegram-error";
 import type { BotContext } from "../context";
 import { type PanelAction, panelData, panelPrefix, parsePanelAction } from "./callback-data";
 
 export type Conv = Conversation<BotContext, Context>;
-export type Translate = (key: string, vars?: Record<string, string | number>) => string;
+
+import type { Translate } from "../i18n";
 
 /** What a step waits for: a press on its own message, or a message from the user. */
 export type ScreenEvent =
@@ -14,9 +16,14 @@ export type ScreenEvent =
 const floodRetries = 4;
 const floodWaitMaxSeconds = 10;
 
-const notModified = (err: unknown) => err instanceof GrammyError && /not modified/i.test(err.description);
-const gone = (err: unknown) =>
-  err instanceof GrammyError && /not found|can't be edited|message to edit/i.test(err.description);
+const notModified = (err: unknown) => isTelegramFailure(err, "not-modified");
+const gone = (err: unknown) => isTelegramFailure(err, "message-gone");
+
+/** Inline buttons as a comparable string; none and an empty keyboard are the same. */
+function buttonsOf(markup: { inline_keyboard: unknown[][] } | undefined): string {
+  const rows = markup?.inline_keyboard.filter((row) => row.length > 0) ?? [];
+  return rows.length === 0 ? "" : JSON.stringify(rows);
+}
 
 /** A message starting with a bot command: it belongs to the command handlers, not to the step. */
 function isCommand(ctx: Context): boolean {
@@ -37,6 +44,12 @@ function isCommand(ctx: Context): boolean {
 export class Screen {
   messageId: number | undefined;
   private stale = false;
+  /**
+   * What the message shows (text and buttons), so an edit that would change
+   * nothing is not sent (Telegram: "message is not modified"). Kept in the
+   * conversation's own flow, so a replay takes the same decisions.
+   */
+  private shown: { text: string; buttons: string } | undefined;
 
   constructor(
     private readonly conversation: Conv,
@@ -56,8 +69,9 @@ export class Screen {
       try {
         return await send();
       } catch (err) {
-        if (!(err instanceof GrammyError && err.error_code === 429) || attempt >= floodRetries) throw err;
-        const seconds = Math.min(err.parameters.retry_after ?? 1, floodWaitMaxSeconds);
+        const failure = classifyTelegramError(err);
+        if (failure?.kind !== "flood" || attempt >= floodRetries) throw err;
+        const seconds = Math.min(failure.retryAfter, floodWaitMaxSeconds);
         await this.conversation.external(() => new Promise((resolve) => setTimeout(resolve, seconds * 1000)));
       }
     }
@@ -74,17 +88,23 @@ export class Screen {
 
   /** Shows `text` with `keyboard` on the conversation's message. */
   async show(text: string, keyboard: InlineKeyboard | undefined): Promise<number> {
+    const wanted = { text, buttons: buttonsOf(keyboard) };
     if (this.messageId !== undefined && !this.stale) {
+      const id = this.messageId;
+      if (this.shown?.text === wanted.text && this.shown.buttons === wanted.buttons) return id;
       try {
-        const id = this.messageId;
         await this.call(() =>
           this.ctx.api.editMessageText(this.chatId, id, text, {
             reply_markup: keyboard ?? new InlineKeyboard(),
           }),
         );
-        return this.messageId;
+        this.shown = wanted;
+        return id;
       } catch (err) {
-        if (notModified(err)) return this.messageId;
+        if (notModified(err)) {
+          this.shown = wanted;
+          return id;
+        }
         if (!gone(err)) throw err;
       }
     }
@@ -96,6 +116,7 @@ export class Screen {
       }),
     );
     this.messageId = sent.message_id;
+    this.shown = wanted;
     this.stale = false;
     return sent.message_id;
   }
@@ -116,6 +137,7 @@ export class Screen {
       }),
     );
     this.messageId = sent.message_id;
+    this.shown = { text, buttons: "" };
     this.stale = false;
     return sent.message_id;
   }
@@ -136,6 +158,7 @@ export class Screen {
   /** Leaves the current message as it is; the next screen is a new message. */
   detach(): void {
     this.messageId = undefined;
+    this.shown = undefined;
   }
 
   /** The next screen edits the current message even after a user message (album photos). */
@@ -152,13 +175,25 @@ export class Screen {
   private async stripButtons(): Promise<void> {
     if (this.messageId === undefined) return;
     const id = this.messageId;
+    const hadButtons = this.shown === undefined || this.shown.buttons !== "";
     this.messageId = undefined;
+    this.shown = undefined;
+    if (!hadButtons) return;
     try {
       await this.call(() =>
         this.ctx.api.editMessageReplyMarkup(this.chatId, id, { reply_markup: new InlineKeyboard() }),
       );
     } catch (err) {
       if (!(notModified(err) || gone(err))) throw err;
+    }
+  }
+
+  /** The next press of one of this screen's buttons; typed text is answered with "use the buttons". */
+  async nextPress(): Promise<PanelAction> {
+    for (;;) {
+      const event = await this.next();
+      if (event.type === "button") return event.action;
+      await this.notice(this.t("cv-use-buttons"));
     }
   }
 
@@ -211,7 +246,7 @@ async function answer(ctx: Context, text?: string): Promise<void> {
   try {
     await ctx.answerCallbackQuery(text ? { text } : {});
   } catch (err) {
-    if (!(err instanceof GrammyError)) throw err;
+    if (!classifyTelegramError(err)) throw err;
   }
 }
 
@@ -221,17 +256,22 @@ async function answer(ctx: Context, text?: string): Promise<void> {
  * message may be another member's live panel.
  */
 export async function dropStaleButtons(ctx: Context): Promise<void> {
-  if (!ctx.callbackQuery?.message || ctx.chat?.type !== "private") return;
+  const message = ctx.callbackQuery?.message;
+  if (!message || ctx.chat?.type !== "private") return;
+  // the press carries the message as it is: buttons already gone need no edit
+  if (message.date === 0 || buttonsOf("reply_markup" in message ? message.reply_markup : undefined) === "")
+    return;
   try {
     await ctx.editMessageReplyMarkup({ reply_markup: new InlineKeyboard() });
   } catch (err) {
-    if (!(err instanceof GrammyError)) throw err;
+    if (!classifyTelegramError(err)) throw err;
   }
 }
 
 /** Back and Cancel, the last row of every screen. */
 export function navRow(keyboard: InlineKeyboard, t: Translate, options: { back: boolean }): InlineKeyboard {
-  keyboard.row();
+  // on its own row below other buttons, without leaving an empty row (Telegram shows it as a gap)
+  if ((keyboard.inline_keyboard.at(-1)?.length ?? 0) > 0) keyboard.row();
   if (options.back) keyboard.text(t("cv-btn-back"), panelData.back());
   return keyboard.text(t("cv-btn-cancel"), panelData.cancel());
 }

@@ -1,5 +1,7 @@
 import type { Context } from "grammy";
 import type { GenerationParams } from "../../generations/params";
+import { quote } from "../../generations/quote";
+import { shorten } from "../../lib/shorten";
 import {
   allowedDurations,
   defaultVideoModel,
@@ -12,17 +14,18 @@ import {
 } from "../../media/catalog";
 import type { ResolvedVideoRequest } from "../../media/schemas";
 import type { Prices } from "../../pricing/prices";
+import type { Translate } from "../i18n";
 import {
   type ConversationDeps,
   openConversation,
   priced,
   priceLines,
   type SeedBase,
-  shortened,
+  summaryPromptLength,
 } from "./opening";
 import type { PanelSpec, Setting, Toggle } from "./panel";
 import { type PromptedRequest, promptThenPanel } from "./prompted-panel";
-import type { Conv, Translate } from "./screen";
+import type { Conv } from "./screen";
 
 export interface VideoSeed extends SeedBase {
   prompt?: string;
@@ -65,7 +68,7 @@ function fromParams(p: NonNullable<VideoSeed["params"]>): VideoOptions {
   );
 }
 
-const videoQuote = (prices: Prices, o: VideoOptions) => prices.video(o.model, o.resolution, o.duration);
+const videoQuote = (prices: Prices, o: VideoOptions) => quote(prices, { operation: "video", ...o });
 
 function videoSettings(t: Translate, prices: Prices): Setting<VideoRequest>[] {
   const set = (s: VideoRequest, patch: Partial<VideoOptions>): VideoRequest => ({
@@ -173,7 +176,7 @@ export function videoConversation(deps: ConversationDeps) {
       summary: (s) =>
         [
           t("cv-title-video"),
-          t("cv-line-prompt", { value: shortened(s.prompt) }),
+          t("cv-line-prompt", { value: shorten(s.prompt, summaryPromptLength) }),
           ...optionLines(t, s.options),
           priceLines(t, videoQuote(deps.prices, s.options), available),
         ].join("\n"),
@@ -187,6 +190,7 @@ export function videoConversation(deps: ConversationDeps) {
       deps,
       opening,
       "cv-ask-prompt-video",
+      "cv-example-video",
       spec,
       {
         prompt: seed.prompt ?? seed.params?.prompt,

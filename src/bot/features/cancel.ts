@@ -1,7 +1,10 @@
-import { Composer, GrammyError } from "grammy";
+import { Composer } from "grammy";
+import { showStatus } from "../../generations/deliver/status-message";
+import { stillRunning } from "../../generations/service";
+import { classifyTelegramError } from "../../telegram/telegram-error";
+import { languageFromCode } from "../../users/language";
 import type { BotContext } from "../context";
-
-const stillRunning = new Set(["submitting", "pending"]);
+import { translate } from "../i18n";
 
 /**
  * /cancel, always reachable (registered before the conversations): leaves the
@@ -24,17 +27,17 @@ cancelFeature.command("cancel", async (ctx) => {
       const cancelled = await generations.cancel(g.id, userId);
       if (!cancelled) continue;
       lines.push(ctx.t("cancel-generation", { price: cancelled.price }));
-      if (cancelled.chatId !== null && cancelled.statusMessageId) {
-        const text = ctx.t("cancel-status");
-        try {
-          await ctx.api.editMessageText(cancelled.chatId, cancelled.statusMessageId, text);
-          await generations.setStatusShown(cancelled.id, text);
-        } catch (err) {
-          if (!(err instanceof GrammyError)) throw err;
-        }
+      if (cancelled.statusMessageId) {
+        await showStatus(ctx.api, generations, cancelled, (language, key, vars) =>
+          translate(languageFromCode(language), key, vars),
+        ).catch((err: unknown) => {
+          // the notice is cosmetic: the cancellation itself stands
+          if (!classifyTelegramError(err)) throw err;
+        });
       }
     }
-    if (lines.length === 0 && recent.some((r) => stillRunning.has(r.state)))
+    // queued ones were just cancelled: what still runs is beyond reach
+    if (lines.length === 0 && recent.some((r) => stillRunning.includes(r.state)))
       lines.push(ctx.t("cancel-too-late"));
   }
   await ctx.reply(lines.length > 0 ? lines.join("\n") : ctx.t("cancel-nothing"));

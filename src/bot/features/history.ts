@@ -1,27 +1,24 @@
-import { Composer, GrammyError, InlineKeyboard } from "grammy";
+import { Composer, InlineKeyboard } from "grammy";
 import type { InputMediaPhoto } from "grammy/types";
+import type { GenerationState } from "../../db/schema";
+import { resultKeyboard } from "../../generations/deliver/send-outputs";
 import { describeParams } from "../../generations/params";
 import type { Generation, Generations } from "../../generations/service";
+import { endedBadly, notAtRest } from "../../generations/states";
+import { shorten } from "../../lib/shorten";
+import { historyShowData, regenerateData } from "../../telegram/callback-data";
+import { isTelegramFailure } from "../../telegram/telegram-error";
 import type { BotContext } from "../context";
 
-export const historyLimit = 10;
+const historyLimit = 10;
 
-const retryable = new Set(["failed", "rejected", "expired", "cancelled"]);
-const reserved = new Set(["queued", "submitting", "pending", "completed", "delivering"]);
-
-/** Callback data: `hs:<generation id>` re-sends a result (≤ 64 bytes). */
-export const historyData = { show: (gid: string) => `hs:${gid}` };
-const showPattern = /^hs:([0-9a-f-]{36})$/;
-
-function shorten(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
-}
+/** Ended without a result: the request can be made again. */
+const retryable: GenerationState[] = [...endedBadly, "cancelled"];
 
 function costText(ctx: BotContext, g: Generation): string {
   if (g.state === "delivered" || (g.state === "completed" && g.charged !== null))
     return ctx.t("history-cost-charged", { cost: g.charged ?? g.price });
-  if (reserved.has(g.state)) return ctx.t("history-cost-held", { cost: g.price });
+  if (notAtRest.includes(g.state)) return ctx.t("history-cost-held", { cost: g.price });
   return ctx.t("history-cost-none");
 }
 
@@ -37,19 +34,12 @@ function lineOf(ctx: BotContext, g: Generation, index: number, describe: (g: Gen
   });
 }
 
-function resultKeyboard(ctx: BotContext, g: Generation): InlineKeyboard {
-  const keyboard = new InlineKeyboard().text(ctx.t("btn-regenerate"), `rg:${g.id}`);
-  if (g.operation === "image" || g.operation === "edit")
-    keyboard.text(ctx.t("btn-edit-result"), `ed:${g.id}`);
-  return keyboard;
-}
-
 /** Telegram refuses a file_id sent as the wrong kind; a document takes any file. */
 async function withDocumentFallback<T>(send: () => Promise<T>, asDocument: () => Promise<T>): Promise<T> {
   try {
     return await send();
   } catch (err) {
-    if (err instanceof GrammyError && err.error_code === 400) return asDocument();
+    if (isTelegramFailure(err, "rejected")) return asDocument();
     throw err;
   }
 }
@@ -57,7 +47,7 @@ async function withDocumentFallback<T>(send: () => Promise<T>, asDocument: () =>
 /** Sends a result again by its Telegram file_ids: no new upload, no new cost. */
 async function resend(ctx: BotContext, g: Generation, caption: string): Promise<void> {
   const fileIds = g.fileIds ?? [];
-  const other = { caption, reply_markup: resultKeyboard(ctx, g) };
+  const other = { caption, reply_markup: resultKeyboard(g, (_language, key, vars) => ctx.t(key, vars)) };
   const document = (id: string) => () => ctx.replyWithDocument(id, other).then(() => undefined);
   if (g.operation === "image" || g.operation === "edit") {
     await ctx.replyWithChatAction("upload_photo");
@@ -119,9 +109,9 @@ export function historyFeature(deps: HistoryDeps): Composer<BotContext> {
       const index = i + 1;
       const label =
         g.state === "delivered" && (g.fileIds?.length ?? 0) > 0
-          ? { text: ctx.t("history-btn-show", { index }), data: historyData.show(g.id) }
-          : retryable.has(g.state)
-            ? { text: ctx.t("history-btn-retry", { index }), data: `rg:${g.id}` }
+          ? { text: ctx.t("history-btn-show", { index }), data: historyShowData.make(g.id) }
+          : retryable.includes(g.state)
+            ? { text: ctx.t("history-btn-retry", { index }), data: regenerateData.make(g.id) }
             : undefined;
       if (label) {
         if (buttons > 0 && buttons % 3 === 0) keyboard.row();
@@ -135,9 +125,14 @@ export function historyFeature(deps: HistoryDeps): Composer<BotContext> {
     });
   });
 
-  feature.callbackQuery(showPattern, async (ctx) => {
+  feature.callbackQuery(historyShowData.pattern, async (ctx) => {
+    const id = historyShowData.parse(ctx.callbackQuery.data);
+    if (id === undefined) {
+      await ctx.answerCallbackQuery({ text: ctx.t("cv-expired-button") });
+      return;
+    }
     await ctx.answerCallbackQuery();
-    const g = await deps.generations.get(ctx.match[1]!);
+    const g = await deps.generations.get(id);
     if (!g || g.userId !== ctx.from.id || (g.fileIds?.length ?? 0) === 0) {
       await ctx.reply(ctx.t("history-gone"));
       return;

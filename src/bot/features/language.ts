@@ -1,16 +1,16 @@
-import { Composer, GrammyError, InlineKeyboard } from "grammy";
+import { Composer, InlineKeyboard } from "grammy";
+import { languageData } from "../../telegram/callback-data";
+import { isTelegramFailure } from "../../telegram/telegram-error";
 import { type Language, languageSchema } from "../../users/language";
 import type { BotContext } from "../context";
 
 /** Each language is offered under its own name, whatever the current language. */
 const languageNames: Record<Language, string> = { en: "English", fa: "فارسی" };
 
-const callbackPrefix = "language:";
-
-export function languageKeyboard(): InlineKeyboard {
+function languageKeyboard(): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   for (const language of languageSchema.options) {
-    keyboard.text(languageNames[language], `${callbackPrefix}${language}`);
+    keyboard.text(languageNames[language], languageData.make(language));
   }
   return keyboard;
 }
@@ -21,19 +21,19 @@ languageFeature.command("language", (ctx) =>
   ctx.reply(ctx.t("language-choose"), { reply_markup: languageKeyboard() }),
 );
 
-languageFeature.callbackQuery(new RegExp(`^${callbackPrefix}`), async (ctx) => {
-  const choice = languageSchema.safeParse(ctx.callbackQuery.data.slice(callbackPrefix.length));
-  if (!choice.success) {
-    await ctx.answerCallbackQuery();
+languageFeature.callbackQuery(languageData.pattern, async (ctx) => {
+  const choice = languageData.parse(ctx.callbackQuery.data);
+  if (choice === undefined) {
+    await ctx.answerCallbackQuery({ text: ctx.t("cv-expired-button") });
     return;
   }
-  await ctx.deps.users.setLanguage(ctx.from.id, choice.data);
-  if (ctx.user) ctx.user = { ...ctx.user, language: choice.data };
-  ctx.i18n.useLocale(choice.data);
+  await ctx.deps.users.setLanguage(ctx.from.id, choice);
+  if (ctx.user) ctx.user = { ...ctx.user, language: choice };
+  ctx.i18n.useLocale(choice);
   const done = ctx.t("language-set");
   await ctx.answerCallbackQuery({ text: done });
   // a second tap on the same language edits to the same text: Telegram says "not modified"
   await ctx.editMessageText(done).catch((err: unknown) => {
-    if (!(err instanceof GrammyError && /not modified/i.test(err.description))) throw err;
+    if (!isTelegramFailure(err, "not-modified")) throw err;
   });
 });

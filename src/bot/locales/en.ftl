@@ -56,6 +56,7 @@ language-set = Done: I will speak English from now on.
 cancel-nothing = There is nothing to cancel.
 
 fallback-unknown = I did not understand that. Send /help to see what I can do.
+people-only = Please write as yourself: I serve people, not anonymous admins, channels or bots. Send your message from your own account.
 
 rate-limited = You are sending messages too fast. Please wait a few seconds and try again.
 
@@ -138,6 +139,9 @@ cv-ask-prompt-image =
 cv-ask-prompt-video =
     🎬 Describe the video: the scene, the camera movement, the mood.
     For example: waves rolling onto a beach at sunset, slow drone shot
+cv-btn-example = ✨ Try the example
+cv-example-image = a red lighthouse at dusk, watercolor
+cv-example-video = waves rolling onto a beach at sunset, slow drone shot
 cv-ask-prompt-edit =
     ✏️ What should change? Say what stays and what changes.
     For example: keep the face, make the background a snowy forest
@@ -308,3 +312,16 @@ history-gone = This result is no longer available.
 ## Guided conversations: confirming
 # $price: the price now, in credits
 cv-price-changed = ⚠️ The price has changed since this menu was shown: it is now { $price } credits. Press Confirm to accept it.
+
+## Alerts to the admins (each kind at most once per window)
+# $problem: what the service answered
+alert-service-refused = ⚠️ The media service refused us: { $problem }
+    Submitting is paused and retried automatically.
+# $count: violations found by the periodic ledger audit
+alert-audit = ⚠️ The ledger audit found { $count } violation(s). Run `npm run audit` for the details.
+# $generation: the generation id; $why: why Telegram could not take the result
+alert-undeliverable = ⚠️ A result could not be delivered and was refunded: { $generation } ({ $why }).
+# $task: the service's task id; $credits: what it cost on the service
+alert-orphan = ⚠️ The service ran a task no request can take: { $task } ({ $credits } service credits).
+# $queue: the queue; $waiting: jobs waiting in it; $limit: the limit
+alert-backlog = ⚠️ The { $queue } queue has { $waiting } jobs waiting (limit { $limit }).

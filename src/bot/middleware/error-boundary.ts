@@ -1,5 +1,6 @@
 import { type BotError, GrammyError, HttpError } from "grammy";
 import { scrub } from "../../lib/logger";
+import { isTelegramFailure } from "../../telegram/telegram-error";
 import type { BotContext } from "../context";
 import { negotiateLanguage, translate } from "../i18n";
 
@@ -14,9 +15,9 @@ function describe(error: unknown): Record<string, unknown> {
   return { kind: "unknown", value: scrub(String(error)) };
 }
 
-/** A user who blocked the bot cannot be told anything. */
-function isBlockedByUser(error: unknown): boolean {
-  return error instanceof GrammyError && error.error_code === 403;
+/** A user who blocked the bot, or a chat the bot cannot write to, cannot be told anything. */
+function cannotBeTold(error: unknown): boolean {
+  return isTelegramFailure(error, "blocked", "chat-unreachable");
 }
 
 /**
@@ -36,11 +37,13 @@ export async function handleBotError(err: BotError<BotContext>): Promise<void> {
   };
   logger?.error(context, "update failed");
 
-  if (isBlockedByUser(err.error)) return;
+  if (cannotBeTold(err.error)) return;
   // ctx.t exists only once the i18n middleware ran; the error may come from before it.
   const text = translate(negotiateLanguage(ctx), "error-generic");
   try {
-    if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text }).catch(() => undefined);
+    // a press answered before the failure keeps that answer: Telegram refuses a second one
+    if (ctx.callbackQuery && !ctx.shown?.answered(ctx.callbackQuery.id))
+      await ctx.answerCallbackQuery({ text }).catch(() => undefined);
     if (ctx.chat) await ctx.reply(text);
   } catch (replyError) {
     logger?.warn({ updateId: context.updateId, error: describe(replyError) }, "could not tell the user");

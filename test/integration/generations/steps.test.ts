@@ -2,11 +2,11 @@ import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { createLedger, type Ledger } from "../../../src/credits/ledger";
 import { createGenerations, type Generation, type Generations } from "../../../src/generations/service";
+import { giveUpSubmit, type SubmitDeps, submitGeneration } from "../../../src/generations/submit/submit-step";
+import { type SyncDeps, syncGeneration } from "../../../src/generations/sync/sync-step";
 import { scaledClock } from "../../../src/lib/clock";
 import { createMediaClient } from "../../../src/media/client";
 import { createPrices, loadPriceTable } from "../../../src/pricing/prices";
-import { giveUpSubmit, type SubmitDeps, submitGeneration } from "../../../src/queue/steps/submit";
-import { type SyncDeps, syncGeneration } from "../../../src/queue/steps/sync";
 import { type Simulator, startSimulator } from "../../../src/simulator/server";
 import { signGid } from "../../../src/storage/signed-tokens";
 import { createTestDatabase, type TestDatabase } from "../../support/db";
@@ -192,10 +192,42 @@ describe("submit and sync steps", () => {
 
   test("an intermediate 'processing' status keeps polling", async () => {
     const { id } = await newImage();
-    sim.faults.nextTask({ processingStatus: true });
+    // 30 s of processing is 30 real ms: under load the first poll came after the end. Five more
+    // minutes (0.3 real s) keep the task running when we first look.
+    sim.faults.nextTask({ processingStatus: true, extraLatencyMs: 300_000 });
     await submitGeneration(id, submitDeps, 1000);
     expect(await syncGeneration(id, 0, syncDeps)).toMatchObject({ kind: "poll-again" });
+    await clock.sleep(330_000);
     expect(await syncUntilDone(id)).toEqual({ kind: "completed", late: false });
+  });
+
+  test("polling backs off by half each time from the document's 3 s, up to the longest wait", async () => {
+    const { id } = await newImage();
+    sim.faults.nextTask({ extraLatencyMs: 3_600_000 });
+    await submitGeneration(id, submitDeps, 1000);
+    const delays: number[] = [];
+    for (const polls of [0, 1, 2, 3, 20]) {
+      const outcome = await syncGeneration(id, polls, syncDeps);
+      delays.push(outcome.kind === "poll-again" ? outcome.delayMs : -1);
+    }
+    expect(delays).toEqual([3000, 4500, 6750, 10125, 60_000]);
+  });
+
+  test("when the queue's last attempt fails too, the generation gives up: credits back, user told", async () => {
+    const { u, id } = await newImage();
+    sim.faults.nextCreate({ status: 503, times: 10 });
+    expect(await submitGeneration(id, submitDeps, 1000, { final: true })).toEqual({ kind: "gave-up" });
+    expect((await generations.get(id))?.state).toBe("failed");
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100, held: 0 });
+    expect(enqueued).toContain(`deliver:${id}`);
+  });
+
+  test("a failed send before the queue's last attempt is retried, not given up", async () => {
+    const { u, id } = await newImage();
+    sim.faults.nextCreate({ status: 503, times: 10 });
+    expect(await submitGeneration(id, submitDeps, 1000, { final: false })).toMatchObject({ kind: "retry" });
+    expect((await generations.get(id))?.state).toBe("queued");
+    expect((await ledger.account(u)).held).toBeGreaterThan(0);
   });
 
   test("found in submitting after a crash: waits for adoption, then adopts the task a webhook names", async () => {
@@ -212,7 +244,8 @@ describe("submit and sync steps", () => {
       },
       { idempotencyKey: id },
     );
-    const outcome = await submitGeneration(id, submitDeps, 1000);
+    // ten minutes of grace is 0.6 real s: a loaded machine cannot outrun it between the two calls
+    const outcome = await submitGeneration(id, { ...submitDeps, adoptionGraceMs: 600_000 }, 1000);
     expect(outcome.kind).toBe("wait-for-adoption");
     await clock.sleep(60_000);
     expect(await syncUntilDoneAdopting(id, registered.id)).toEqual({ kind: "completed", late: false });

@@ -1,0 +1,109 @@
+import { queuedText } from "../../generations/deliver/status-message";
+import type { GenerationParamsInput } from "../../generations/params";
+import type { CreateResult, Generations } from "../../generations/service";
+import { faultPoint } from "../../lib/fault-point";
+import type { PriceQuote } from "../../pricing/prices";
+import type { SubmitOutcome } from "./panel";
+import type { Conv, Screen } from "./screen";
+
+export interface ConfirmDeps {
+  generations: Pick<Generations, "create" | "enqueueSubmit" | "waitingCount">;
+}
+
+/** Who asks and where the answer goes; fixed when the conversation starts. */
+export interface Requester {
+  userId: number;
+  language: string;
+  chatId: number;
+  threadId: number | null;
+  replyTo: number | null;
+}
+
+type Created =
+  /**
+   * `status`: what the panel turns into while the generation waits (the text
+   * recorded with it, also on a replay); null once the worker took the message over
+   */
+  | { ok: true; id: string; status: string | null }
+  | Exclude<CreateResult, { ok: true }>
+  /** create threw (the database was unreachable): nothing is known to exist */
+  | { ok: false; reason: "failed" };
+
+/**
+ * The one spending call of a conversation. The generation (and its hold) is
+ * created first, with its submission deferred; only then does the panel turn
+ * into the queued status, and only then is the submission enqueued, so the
+ * worker's later edits of the same message never race with ours. "Queued" is
+ * thus only ever shown for a generation that exists. The key is the panel
+ * message, the same on every replay and for every tap on its Confirm: a replay
+ * after a crash (the update journal handles the Confirm again) finds the
+ * generation instead of creating a second one.
+ * `shown` is the price the panel showed: when the price table changed since
+ * (a restart with new prices), nothing is created and the panel shows the new
+ * price. When creating fails, the panel comes back (same message, same key).
+ */
+export async function confirmRequest(
+  conversation: Conv,
+  screen: Screen,
+  deps: ConfirmDeps,
+  who: Requester,
+  params: GenerationParamsInput,
+  shown: PriceQuote,
+): Promise<SubmitOutcome> {
+  const { t } = screen;
+  const panelId = screen.messageId;
+  if (panelId === undefined) throw new Error("confirmRequest: no panel message to confirm");
+  // a panel that showed no price never charges one (the table may have one by now)
+  if (!shown.ok) {
+    await screen.close(t("cv-no-price"));
+    screen.detach();
+    return "stay";
+  }
+  const ahead = await conversation.external(() => deps.generations.waitingCount());
+  const status = queuedText(t, ahead);
+  await screen.chatAction("typing");
+  const result = await conversation.external(async (outer): Promise<Created> => {
+    faultPoint("confirm:before-create");
+    let r: CreateResult;
+    try {
+      r = await deps.generations.create({
+        key: `conv-${who.chatId}-${panelId}`,
+        userId: who.userId,
+        language: who.language,
+        chat: {
+          chatId: who.chatId,
+          threadId: who.threadId,
+          replyToMessageId: who.replyTo,
+          statusMessageId: panelId,
+        },
+        params,
+        expectedPrice: shown.credits,
+        statusShown: status,
+        deferSubmit: true,
+      });
+    } catch (err) {
+      outer.logger.error({ err, userId: who.userId }, "could not create the generation");
+      return { ok: false, reason: "failed" };
+    }
+    if (!r.ok) return r;
+    faultPoint("confirm:after-create");
+    const g = r.generation;
+    return { ok: true, id: g.id, status: g.state === "queued" ? (g.statusShown ?? status) : null };
+  });
+  if (result.ok) {
+    if (result.status !== null) await screen.show(result.status, undefined);
+    await conversation.external(() => deps.generations.enqueueSubmit(result.id));
+    return "done";
+  }
+  if (result.reason === "failed") return { note: t("error-generic") };
+  if (result.reason === "price_changed") return { note: t("cv-price-changed", { price: result.price }) };
+  const explanation =
+    result.reason === "insufficient"
+      ? t("gen-insufficient", { price: result.price, available: result.available, missing: result.missing })
+      : result.reason === "no_price"
+        ? t("cv-no-price")
+        : t("cv-invalid", { problem: result.message });
+  await screen.close(explanation);
+  screen.detach();
+  return "stay";
+}

@@ -1,0 +1,25 @@
+import { openDatabase } from "../db/client";
+import { databaseTargetFromEnv } from "../db/database-target";
+import { createLedger } from "./ledger";
+
+/**
+ * `npm run audit`: checks the whole ledger (balances against entries, open holds
+ * against held, no hold resolved twice). Prints each violation and exits 1 when
+ * there is any; needs only DATABASE_URL.
+ */
+try {
+  const handle = openDatabase(databaseTargetFromEnv(process.env));
+  try {
+    const violations = await createLedger(handle.db).audit();
+    for (const v of violations) console.log(JSON.stringify(v));
+    console.log(
+      violations.length === 0 ? "ledger audit: clean" : `ledger audit: ${violations.length} violation(s)`,
+    );
+    process.exitCode = violations.length === 0 ? 0 : 1;
+  } finally {
+    await handle.close();
+  }
+} catch (err) {
+  console.error(`ledger audit could not run: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(2);
+}

@@ -1,0 +1,122 @@
+import { type Api, GrammyError } from "grammy";
+import type { TranslateFor } from "../../bot/i18n";
+import type { Logger } from "../../lib/logger";
+import { DownloadError } from "../../storage/media-store";
+import {
+  classifyTelegramError,
+  isTelegramFailure,
+  type TelegramFailureKind,
+} from "../../telegram/telegram-error";
+import { endedBadly, type Generation, type Generations } from "../service";
+import { type Delivered, type DeliveryDeps, deliverOutputs } from "./send-outputs";
+import { showStatus } from "./status-message";
+
+export interface DeliverDeps extends DeliveryDeps {
+  api: Api;
+  generations: Generations;
+  logger: Logger;
+  t: TranslateFor;
+  markBlocked(userId: number): Promise<void>;
+  /** sends of one result before we refund it and say so */
+  maxDeliveryAttempts: number;
+}
+
+export type DeliverOutcome =
+  | { kind: "nothing-to-do" }
+  | { kind: "notified" }
+  | { kind: "delivered"; delivered: Delivered }
+  | { kind: "unreachable"; reason: string }
+  /** Telegram's flood control: no delivery may be sent for this long */
+  | { kind: "flood"; retryAfterSeconds: number };
+
+/** Telegram's description when `err` is one of `kinds` of Telegram failure. */
+function telegramReason(err: unknown, ...kinds: TelegramFailureKind[]): string | null {
+  return err instanceof GrammyError && isTelegramFailure(err, ...kinds) ? err.description : null;
+}
+
+const unreachable = (err: unknown) => telegramReason(err, "blocked", "chat-unreachable");
+
+/** Telegram will never accept this send as it is: retrying cannot help. */
+function permanent(err: unknown): string | null {
+  if (err instanceof DownloadError && !err.retryable) return err.message;
+  return telegramReason(err, "rejected", "message-gone", "chat-migrated");
+}
+
+/** One delivery attempt; a Telegram 429 anywhere in it becomes a `flood` outcome. */
+export async function deliverGeneration(id: string, deps: DeliverDeps): Promise<DeliverOutcome> {
+  try {
+    return await deliverOnce(id, deps);
+  } catch (err) {
+    const failure = classifyTelegramError(err);
+    if (failure?.kind === "flood") return { kind: "flood", retryAfterSeconds: failure.retryAfter };
+    throw err;
+  }
+}
+
+async function deliverOnce(id: string, deps: DeliverDeps): Promise<DeliverOutcome> {
+  const { generations, api, t } = deps;
+  const g = await generations.get(id);
+  if (!g) return { kind: "nothing-to-do" };
+  if (endedBadly.includes(g.state)) return notify(g, deps);
+  if (g.state !== "completed" && g.state !== "delivering") return { kind: "nothing-to-do" };
+  if (g.deliveryAttempts >= deps.maxDeliveryAttempts) {
+    return undeliverable(g, `gave up after ${g.deliveryAttempts} attempts`, deps);
+  }
+  // at least once: a crash between send and `delivered` sends again on the next attempt
+  const delivering = await generations.startDelivery(id);
+  if (!delivering) return { kind: "nothing-to-do" };
+  const attempt = delivering.deliveryAttempts;
+  await generations.recordDelivery(id, attempt, { state: "sending" });
+  let delivered: Delivered;
+  try {
+    delivered = await deliverOutputs(delivering, deps);
+  } catch (err) {
+    await generations.recordDelivery(id, attempt, { state: "failed", error: (err as Error).message });
+    const reason = unreachable(err);
+    if (reason) {
+      deps.logger.warn({ generationId: id, reason }, "chat unreachable: result kept for /history");
+      if (isTelegramFailure(err, "blocked")) await deps.markBlocked(g.userId);
+      await generations.finishDelivery(id, [], []);
+      return { kind: "unreachable", reason };
+    }
+    if (isTelegramFailure(err, "topic-closed")) {
+      // the forum topic is gone: the next attempt answers in the chat itself
+      await generations.forgetThread(id);
+      throw err;
+    }
+    const hopeless = permanent(err);
+    if (hopeless) return undeliverable(delivering, hopeless, deps);
+    throw err;
+  }
+  await generations.recordDelivery(id, attempt, { state: "sent", messageIds: delivered.messageIds });
+  const done = await generations.finishDelivery(id, delivered.messageIds, delivered.fileIds);
+  if (done) {
+    await showStatus(api, generations, done, t).catch((err: unknown) =>
+      deps.logger.warn({ err, generationId: id }, "status message not updated"),
+    );
+  }
+  return { kind: "delivered", delivered };
+}
+
+/** The result cannot reach the user: what they paid goes back, and they are told. */
+async function undeliverable(g: Generation, why: string, deps: DeliverDeps): Promise<DeliverOutcome> {
+  deps.logger.error({ generationId: g.id, why }, "result undeliverable: refunding");
+  const failed = await deps.generations.refundUndeliverable(g.id, why);
+  if (!failed) return { kind: "nothing-to-do" };
+  return notify(failed, deps);
+}
+
+async function notify(g: Generation, deps: DeliverDeps): Promise<DeliverOutcome> {
+  if (g.notifiedAt) return { kind: "nothing-to-do" };
+  try {
+    await showStatus(deps.api, deps.generations, g, deps.t);
+  } catch (err) {
+    const reason = unreachable(err) ?? permanent(err);
+    if (!reason) throw err;
+    // a notice Telegram will never take is given up, not retried forever
+    deps.logger.warn({ generationId: g.id, reason }, "failure notice not deliverable");
+    if (isTelegramFailure(err, "blocked")) await deps.markBlocked(g.userId);
+  }
+  await deps.generations.markNotified(g.id);
+  return { kind: "notified" };
+}

@@ -1,0 +1,191 @@
+import { type Api, InlineKeyboard, InputFile } from "grammy";
+import type { InputMediaDocument, InputMediaPhoto, Message } from "grammy/types";
+import { parseFile } from "music-metadata";
+import type { TranslateFor } from "../../bot/i18n";
+import { shorten } from "../../lib/shorten";
+import type { MediaStore, StoredFile } from "../../storage/media-store";
+import { signFileToken } from "../../storage/signed-tokens";
+import { editResultData, regenerateData } from "../../telegram/callback-data";
+import { describeParams, generationParams } from "../params";
+import type { Generation } from "../service";
+
+export interface TelegramLimits {
+  /** Telegram recompresses photos and refuses uploads above this: send a document instead */
+  photoMaxBytes: number;
+  /** any upload above this goes as a signed link to our storage */
+  uploadMaxBytes: number;
+  captionMaxLength: number;
+}
+
+export const telegramLimits: TelegramLimits = {
+  photoMaxBytes: 10 * 1024 * 1024,
+  uploadMaxBytes: 50 * 1024 * 1024,
+  captionMaxLength: 1024,
+};
+
+export interface DeliveryDeps {
+  api: Api;
+  store: MediaStore;
+  t: TranslateFor;
+  publicUrl: string;
+  signingSecret: string;
+  now(): number;
+  limits?: TelegramLimits;
+  /** how long a link to a large output stays valid */
+  linkTtlSeconds?: number;
+}
+
+export interface Delivered {
+  messageIds: number[];
+  fileIds: string[];
+}
+
+function where(g: Generation) {
+  return {
+    ...(g.threadId ? { message_thread_id: g.threadId } : {}),
+    ...(g.replyToMessageId
+      ? { reply_parameters: { message_id: g.replyToMessageId, allow_sending_without_reply: true } }
+      : {}),
+  };
+}
+
+export function resultKeyboard(g: Generation, t: TranslateFor): InlineKeyboard {
+  const kb = new InlineKeyboard().text(t(g.language, "btn-regenerate"), regenerateData.make(g.id));
+  if (g.operation === "image" || g.operation === "edit")
+    kb.text(t(g.language, "btn-edit-result"), editResultData.make(g.id));
+  return kb;
+}
+
+export function captionOf(g: Generation, t: TranslateFor, limits: TelegramLimits): string {
+  const params = generationParams.parse(g.params);
+  const lines = [
+    t(g.language, "gen-caption", { prompt: shorten(describeParams(params), 700), cost: g.charged ?? 0 }),
+  ];
+  if (g.late) lines.push(t(g.language, "gen-late-free"));
+  return shorten(lines.join("\n"), limits.captionMaxLength);
+}
+
+/**
+ * What a player shows for a dubbed track: a name that says what it is (the
+ * stored copy is "0.mp3") and its length, read from the file (Telegram
+ * does not measure uploads and would show 0:00).
+ */
+async function audioFacts(
+  g: Generation,
+  f: StoredFile,
+): Promise<{ fileName: string; title: string; duration: number | undefined }> {
+  const params = generationParams.parse(g.params);
+  const extension = f.fileName.includes(".") ? f.fileName.slice(f.fileName.lastIndexOf(".")) : "";
+  const label = params.operation === "dub" ? `dubbed-${params.targetLanguage}` : params.operation;
+  let duration: number | undefined;
+  try {
+    const meta = await parseFile(f.absolutePath, { duration: true, skipCovers: true });
+    if (meta.format.duration) duration = Math.max(1, Math.round(meta.format.duration));
+  } catch {
+    // an unreadable container still goes out, without a length
+  }
+  const title = params.operation === "dub" ? `${describeParams(params)}` : label;
+  return { fileName: `${label}${extension}`, title, duration };
+}
+
+function fileIdOf(m: Message): string | undefined {
+  if (m.photo) return m.photo[m.photo.length - 1]?.file_id;
+  return m.video?.file_id ?? m.audio?.file_id ?? m.document?.file_id ?? m.voice?.file_id;
+}
+
+/**
+ * Sends a generation's outputs, copied to our storage first, into the chat and
+ * topic of the request. Uploads come from files we can read again, so a retry
+ * after a failed send re-uploads the same bytes.
+ */
+export async function deliverOutputs(g: Generation, deps: DeliveryDeps): Promise<Delivered> {
+  if (g.chatId === null) throw new Error(`generation ${g.id} has no chat to deliver to`);
+  const limits = deps.limits ?? telegramLimits;
+  const outputs = (g.outputs ?? []) as Array<{ url: string }>;
+  const files: StoredFile[] = [];
+  for (const [i, o] of outputs.entries()) files.push(await deps.store.copy(g.id, i, o.url));
+
+  const chatId = g.chatId;
+  const caption = captionOf(g, deps.t, limits);
+  const keyboard = resultKeyboard(g, deps.t);
+  // a path, not a stream: a retried send (429, network) opens the file again
+  const upload = (f: StoredFile) => new InputFile(f.absolutePath, f.fileName);
+  const sent: Message[] = [];
+
+  const action =
+    g.operation === "video" ? "upload_video" : g.operation === "dub" ? "upload_voice" : "upload_photo";
+  // "sending a photo…" while the upload runs; a lost chat action is no reason to fail
+  await deps.api
+    .sendChatAction(chatId, action, g.threadId ? { message_thread_id: g.threadId } : {})
+    .catch(() => undefined);
+  const tooBig = files.filter((f) => f.size > limits.uploadMaxBytes);
+  const sendable = files.filter((f) => f.size <= limits.uploadMaxBytes);
+
+  if (g.operation === "image" || g.operation === "edit") {
+    const asDocuments = sendable.some(
+      (f) => f.size > limits.photoMaxBytes || !f.mimeType.startsWith("image/"),
+    );
+    if (sendable.length === 1) {
+      const f = sendable[0]!;
+      const other = { caption, reply_markup: keyboard, ...where(g) };
+      sent.push(
+        asDocuments
+          ? await deps.api.sendDocument(chatId, upload(f), other)
+          : await deps.api.sendPhoto(chatId, upload(f), other),
+      );
+    } else if (sendable.length > 1) {
+      const media = sendable.map((f, i) =>
+        asDocuments
+          ? ({
+              type: "document",
+              media: upload(f),
+              ...(i === 0 ? { caption } : {}),
+            } satisfies InputMediaDocument)
+          : ({ type: "photo", media: upload(f), ...(i === 0 ? { caption } : {}) } satisfies InputMediaPhoto),
+      );
+      const group = asDocuments
+        ? await deps.api.sendMediaGroup(chatId, media as InputMediaDocument[], where(g))
+        : await deps.api.sendMediaGroup(chatId, media as InputMediaPhoto[], where(g));
+      sent.push(...group);
+    }
+  } else {
+    for (const f of sendable) {
+      const other = { caption, reply_markup: keyboard, ...where(g) };
+      if (f.mimeType.startsWith("video/")) sent.push(await deps.api.sendVideo(chatId, upload(f), other));
+      else if (f.mimeType.startsWith("audio/")) {
+        const facts = await audioFacts(g, f);
+        sent.push(
+          await deps.api.sendAudio(chatId, new InputFile(f.absolutePath, facts.fileName), {
+            ...other,
+            title: facts.title,
+            ...(facts.duration ? { duration: facts.duration } : {}),
+          }),
+        );
+      } else sent.push(await deps.api.sendDocument(chatId, upload(f), other));
+    }
+  }
+
+  if (tooBig.length > 0) {
+    const expires = Math.floor(deps.now() / 1000) + (deps.linkTtlSeconds ?? 7 * 24 * 3600);
+    const links = tooBig.map(
+      (f) =>
+        `${deps.publicUrl}/files/${signFileToken(deps.signingSecret, { k: "out", p: f.path, e: expires })}`,
+    );
+    sent.push(
+      await deps.api.sendMessage(
+        chatId,
+        [caption, deps.t(g.language, "gen-too-big-link"), ...links].join("\n"),
+        {
+          reply_markup: keyboard,
+          link_preview_options: { is_disabled: true },
+          ...where(g),
+        },
+      ),
+    );
+  }
+
+  return {
+    messageIds: sent.map((m) => m.message_id),
+    fileIds: sent.map(fileIdOf).filter((id): id is string => typeof id === "string"),
+  };
+}

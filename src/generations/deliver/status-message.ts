@@ -1,0 +1,109 @@
+import type { Api, InlineKeyboard } from "grammy";
+import type { Translate, TranslateFor } from "../../bot/i18n";
+import type { GenerationState } from "../../db/schema";
+import { isTelegramFailure } from "../../telegram/telegram-error";
+import type { Generation, Generations } from "../service";
+import { resultKeyboard } from "./send-outputs";
+
+export interface StatusView {
+  text: string;
+  /** the result's actions (regenerate, edit), shown once it is delivered */
+  keyboard?: InlineKeyboard;
+}
+
+type StatusRow = (g: Generation, t: TranslateFor) => StatusView;
+
+const say =
+  (key: string): StatusRow =>
+  (g, t) => ({ text: t(g.language, key) });
+
+/** The user-facing reason of a generation that ended without a result. */
+const endedWithoutResult: StatusRow = (g, t) => {
+  const reason = typeof g.error?.reason === "string" ? g.error.reason : "";
+  const vars = { price: g.price };
+  if (g.state === "rejected")
+    return { text: t(g.language, "gen-rejected", { reason: t(g.language, "reason-invalid-request") }) };
+  if (g.state === "expired") return { text: t(g.language, "gen-expired", vars) };
+  if (reason === "service_unavailable") return { text: t(g.language, "gen-failed-unavailable", vars) };
+  if (reason === "undeliverable")
+    return { text: t(g.language, "gen-undeliverable", { price: g.charged ?? 0 }) };
+  return { text: t(g.language, "gen-failed", vars) };
+};
+
+/** What the status message of a generation says in each state: the one table. */
+const statusTable: Record<GenerationState, StatusRow> = {
+  queued: say("gen-queued"),
+  // the service has not answered yet: to the user it is still waiting its turn
+  submitting: say("gen-queued"),
+  pending: say("gen-generating"),
+  // the result is being sent: the status changes once it is in the chat
+  completed: say("gen-generating"),
+  delivering: say("gen-generating"),
+  delivered: (g, t) => ({
+    text: t(g.language, g.late ? "gen-done-late" : "gen-done", { cost: g.charged ?? 0 }),
+    keyboard: resultKeyboard(g, t),
+  }),
+  failed: endedWithoutResult,
+  rejected: endedWithoutResult,
+  expired: endedWithoutResult,
+  cancelled: say("cancel-status"),
+};
+
+/** From this many requests waiting before the user's, the queued status shows their place. */
+const longQueue = 3;
+
+/** The queued status as the user first sees it: with their place when the queue is long. */
+export function queuedText(t: Translate, waitingAhead: number): string {
+  const text = t("gen-queued");
+  return waitingAhead < longQueue
+    ? text
+    : `${text}\n${t("cv-queue-position", { position: waitingAhead + 1 })}`;
+}
+
+/** What the status says of a generation in `g`'s state. */
+export function statusView(g: Generation, t: TranslateFor): StatusView {
+  return statusTable[g.state](g, t);
+}
+
+/** What was shown, buttons included; Postgres text cannot hold a NUL, so the marker is plain. */
+const shownMarker = (view: StatusView) => (view.keyboard ? `${view.text}\n[buttons]` : view.text);
+
+/**
+ * The only writer of a generation's status message: shows what the table says
+ * for its state, edited in place. An edit to the text already shown is skipped
+ * (Telegram would answer "message is not modified"), and a status message that
+ * is gone is replaced by a new one.
+ */
+export async function showStatus(
+  api: Api,
+  generations: Pick<Generations, "setStatusShown">,
+  g: Generation,
+  t: TranslateFor,
+): Promise<void> {
+  if (g.chatId === null) return;
+  const view = statusView(g, t);
+  const shown = shownMarker(view);
+  if (g.statusShown === shown) return;
+  const markup = view.keyboard ? { reply_markup: view.keyboard } : {};
+  if (g.statusMessageId) {
+    try {
+      await api.editMessageText(g.chatId, g.statusMessageId, view.text, markup);
+      await generations.setStatusShown(g.id, shown);
+      return;
+    } catch (err) {
+      if (isTelegramFailure(err, "not-modified")) {
+        await generations.setStatusShown(g.id, shown);
+        return;
+      }
+      if (!isTelegramFailure(err, "message-gone")) throw err;
+    }
+  }
+  const m = await api.sendMessage(g.chatId, view.text, {
+    ...markup,
+    ...(g.threadId ? { message_thread_id: g.threadId } : {}),
+    ...(g.replyToMessageId
+      ? { reply_parameters: { message_id: g.replyToMessageId, allow_sending_without_reply: true } }
+      : {}),
+  });
+  await generations.setStatusShown(g.id, shown, m.message_id);
+}

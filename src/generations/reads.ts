@@ -1,0 +1,68 @@
+import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import type { Executor } from "../db/client";
+import { generations } from "../db/schema";
+import type { GenerationsContext } from "./context";
+import { type GenerationParams, generationParams } from "./params";
+import type { Generation } from "./service";
+import { endedBadly, notAtRest } from "./states";
+
+/** Reads of generations, for the steps, the UI and the metrics. */
+export function generationReads(ctx: Pick<GenerationsContext, "db">) {
+  const { db } = ctx;
+
+  async function get(id: string, ex: Executor = db): Promise<Generation | null> {
+    const [row] = await ex.select().from(generations).where(eq(generations.id, id));
+    return row ?? null;
+  }
+
+  async function byTaskId(taskId: string): Promise<Generation | null> {
+    const [row] = await db.select().from(generations).where(eq(generations.taskId, taskId));
+    return row ?? null;
+  }
+
+  function paramsOf(g: Generation): GenerationParams {
+    return generationParams.parse(g.params);
+  }
+
+  /** Every generation not yet at rest, for the reconciler. */
+  function unfinished() {
+    return db
+      .select({ id: generations.id, state: generations.state, notifiedAt: generations.notifiedAt })
+      .from(generations)
+      .where(
+        or(
+          inArray(generations.state, notAtRest),
+          and(inArray(generations.state, endedBadly), isNull(generations.notifiedAt)),
+        ),
+      );
+  }
+
+  function recent(userId: number, limit = 10) {
+    return db
+      .select()
+      .from(generations)
+      .where(eq(generations.userId, userId))
+      .orderBy(desc(generations.createdAt))
+      .limit(limit);
+  }
+
+  async function countByState(): Promise<Record<string, number>> {
+    const rows = await db
+      .select({ state: generations.state, n: sql<number>`count(*)`.mapWith(Number) })
+      .from(generations)
+      .groupBy(generations.state);
+    return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+  }
+
+  /** Requests waiting for the service before one created now: the user's place in the queue. */
+  async function waitingCount(): Promise<number> {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(generations)
+      .where(inArray(generations.state, ["queued", "submitting"]));
+    return row?.n ?? 0;
+  }
+
+  return { get, byTaskId, paramsOf, unfinished, recent, countByState, waitingCount };
+}
+export type GenerationReads = ReturnType<typeof generationReads>;

@@ -1,0 +1,180 @@
+import type { Clock } from "../../lib/clock";
+import type { Logger } from "../../lib/logger";
+import type { MediaClient } from "../../media/client";
+import { MediaServiceError } from "../../media/errors";
+import type { Metadata } from "../../media/schemas";
+import type { InputRef } from "../params";
+import type { Generation, Generations } from "../service";
+import { buildServiceRequest, sendServiceRequest } from "../service-request";
+
+export interface SubmitDeps {
+  generations: Generations;
+  media: MediaClient;
+  clock: Clock;
+  logger: Logger;
+  metadataFor(g: Generation): Metadata;
+  inputUrl(ref: InputRef): string;
+  /** how long a generation whose create may have reached the service waits for a webhook to adopt its task */
+  adoptionGraceMs: number;
+  /** sends to the service before we give up and return the credits */
+  maxSubmissions: number;
+  /** first poll of a new task */
+  firstPollDelayMs(g: Generation): number;
+  enqueueSync(id: string, delayMs: number): Promise<void>;
+  enqueueDeliver(id: string): Promise<void>;
+  /** the task is on the service: tell the user it is being worked on */
+  onAccepted?(g: Generation): Promise<void>;
+  /** the operator's problem (key, balance, URL): told once per pause */
+  alertOperator(problem: string): Promise<void>;
+}
+
+export type SubmitOutcome =
+  | { kind: "nothing-to-do" }
+  | { kind: "accepted"; taskId: string }
+  | { kind: "rejected" }
+  | { kind: "gave-up" }
+  /** clock ms; the service may hold our task: only a webhook or the grace period ends this */
+  | { kind: "wait-for-adoption"; delayMs: number }
+  /** the service surely did not take it: retry with backoff */
+  | { kind: "retry"; error: MediaServiceError | Error }
+  /** stop submitting for a while (`realMs` when the service said how long in real time) */
+  | { kind: "pause"; delayMs: number; realMs?: number };
+
+/** Errors after which the service may or may not have registered the task. */
+const ambiguous = new Set(["timeout", "bad_response", "conflict"]);
+const operatorProblems = new Set(["unauthorized", "payment_required", "not_found"]);
+
+/**
+ * One submission attempt. On the queue's `final` attempt, an error that would be
+ * retried ends the generation instead: the user gets their credits back and is told.
+ */
+export async function submitGeneration(
+  id: string,
+  deps: SubmitDeps,
+  pauseMs: number,
+  attempt: { final: boolean } = { final: false },
+): Promise<SubmitOutcome> {
+  const outcome = await submitOnce(id, deps, pauseMs);
+  if (outcome.kind === "retry" && attempt.final) return giveUp(id, deps, outcome.error.message);
+  return outcome;
+}
+
+async function submitOnce(id: string, deps: SubmitDeps, pauseMs: number): Promise<SubmitOutcome> {
+  const { generations, clock } = deps;
+  const current = await generations.get(id);
+  if (!current) return { kind: "nothing-to-do" };
+  let g: Generation | null;
+  if (current.state === "submitting") {
+    // Our create may have reached the service (a crash, a timeout): give a webhook
+    // carrying our gid the chance to adopt that task before sending the same key again.
+    const since = clock.now() - (current.submittedAt?.getTime() ?? 0);
+    if (since < deps.adoptionGraceMs)
+      return { kind: "wait-for-adoption", delayMs: deps.adoptionGraceMs - since };
+    if (current.attempts >= deps.maxSubmissions) return giveUp(id, deps, "no answer from the service");
+    deps.logger.info(
+      { generationId: id },
+      "no webhook adopted the task in time: sending again with the same key",
+    );
+    g = await generations.resubmit(id);
+  } else if (current.state === "queued") {
+    g = await generations.startSubmit(id);
+  } else {
+    return { kind: "nothing-to-do" };
+  }
+  if (!g) return { kind: "nothing-to-do" };
+
+  const built = buildServiceRequest(generations.paramsOf(g), deps.metadataFor(g), deps.inputUrl);
+  if (!built.ok) {
+    const rejected = await generations.reject(id, {
+      reason: "invalid_request",
+      message: built.problems.join("; "),
+    });
+    if (rejected) await deps.enqueueDeliver(id);
+    return { kind: "rejected" };
+  }
+
+  let registered: Awaited<ReturnType<typeof sendServiceRequest>>;
+  try {
+    registered = await sendServiceRequest(deps.media, built.request, g.id);
+  } catch (err) {
+    return afterFailedSend(id, err, deps, pauseMs);
+  }
+
+  const moved = await generations.accept(id, registered);
+  if (!moved) {
+    // A webhook adopted another task for this gid meanwhile; the one we just got is ours to pay for.
+    const now = await generations.get(id);
+    if (now?.taskId !== registered.taskId) {
+      await generations.recordOrphan(
+        registered.taskId,
+        id,
+        registered.serviceCredits,
+        "created after adoption",
+      );
+    }
+    return { kind: "nothing-to-do" };
+  }
+  // the task is safe in Postgres now: a lost enqueue is made good by the reconciler
+  await deps
+    .enqueueSync(id, deps.firstPollDelayMs(moved))
+    .catch((err: unknown) => deps.logger.warn({ err, generationId: id }, "first poll not enqueued"));
+  await deps
+    .onAccepted?.(moved)
+    .catch((err: unknown) => deps.logger.warn({ err, generationId: id }, "status not shown"));
+  return { kind: "accepted", taskId: registered.taskId };
+}
+
+async function afterFailedSend(
+  id: string,
+  err: unknown,
+  deps: SubmitDeps,
+  pauseMs: number,
+): Promise<SubmitOutcome> {
+  const { generations } = deps;
+  if (!(err instanceof MediaServiceError)) {
+    await generations.backToQueue(id);
+    return { kind: "retry", error: err as Error };
+  }
+  if (err.kind === "invalid_request") {
+    const rejected = await generations.reject(id, {
+      reason: "invalid_request",
+      code: err.code ?? null,
+      message: err.message,
+    });
+    if (rejected) await deps.enqueueDeliver(id);
+    return { kind: "rejected" };
+  }
+  if (ambiguous.has(err.kind)) {
+    // stays `submitting`: sending again now could make a second paid task
+    deps.logger.warn(
+      { generationId: id, kind: err.kind },
+      "the service may have the task: waiting for its webhook",
+    );
+    return { kind: "wait-for-adoption", delayMs: deps.adoptionGraceMs };
+  }
+  await generations.backToQueue(id);
+  if (operatorProblems.has(err.kind)) {
+    await deps.alertOperator(
+      `the media service refused us (${err.status ?? "?"} ${err.code ?? err.kind}): ${err.message}`,
+    );
+    return { kind: "pause", delayMs: pauseMs };
+  }
+  if (err.kind === "rate_limited" && err.retryAfterMs)
+    return { kind: "pause", delayMs: pauseMs, realMs: err.retryAfterMs };
+  return { kind: "retry", error: err };
+}
+
+async function giveUp(id: string, deps: Pick<SubmitDeps, "generations" | "enqueueDeliver">, why: string) {
+  const failed = await deps.generations.failSubmit(id, { reason: "service_unavailable", message: why });
+  if (failed) await deps.enqueueDeliver(id);
+  return { kind: "gave-up" } as const;
+}
+
+/** After the last retry: the user gets their credits back and is told. */
+export async function giveUpSubmit(
+  id: string,
+  deps: Pick<SubmitDeps, "generations" | "enqueueDeliver">,
+  error: Error,
+) {
+  await giveUp(id, deps, error.message);
+}

@@ -1,0 +1,127 @@
+import type { Clock } from "../../lib/clock";
+import type { Logger } from "../../lib/logger";
+import { pollIntervalMs } from "../../media/catalog";
+import type { MediaClient } from "../../media/client";
+import { MediaServiceError } from "../../media/errors";
+import { classifyTask } from "../../media/task-status";
+import { type Generations, mayStillComplete } from "../service";
+
+export interface SyncDeps {
+  generations: Generations;
+  media: MediaClient;
+  clock: Clock;
+  logger: Logger;
+  enqueueDeliver(id: string): Promise<void>;
+  /** longest wait between polls (clock ms) */
+  maxPollIntervalMs: number;
+  /** seconds from the service's completed_at to our seeing it */
+  observeCompletionLag?(seconds: number): void;
+}
+
+export type SyncOutcome =
+  | { kind: "nothing-to-do" }
+  | { kind: "completed"; late: boolean }
+  | { kind: "failed" }
+  | { kind: "expired" }
+  | { kind: "poll-again"; delayMs: number };
+
+/** Polling starts at the document's interval and backs off by half each time. */
+function pollDelay(operation: Parameters<typeof pollIntervalMs>[0], polls: number, maxMs: number): number {
+  return Math.min(maxMs, Math.round(pollIntervalMs(operation) * 1.5 ** Math.min(polls, 20)));
+}
+
+/** The service is the truth: fetch the task and move the generation accordingly. */
+export async function syncGeneration(
+  id: string,
+  polls: number,
+  deps: SyncDeps,
+  adoptTaskId?: string,
+): Promise<SyncOutcome> {
+  const { generations, clock } = deps;
+  let g = await generations.get(id);
+  if (g && !g.taskId && adoptTaskId) g = await adoptTask(g.id, adoptTaskId, deps);
+  if (!g?.taskId) return { kind: "nothing-to-do" };
+  const waiting = g.state === "pending";
+  // a result may still come for a generation we gave up on: delivered free
+  const lateCandidate = mayStillComplete(g);
+  if (!waiting && !lateCandidate) return { kind: "nothing-to-do" };
+
+  const again = (): SyncOutcome => ({
+    kind: "poll-again",
+    delayMs: pollDelay(g.operation, polls, deps.maxPollIntervalMs),
+  });
+  const pastDeadline = () => g.deadlineAt !== null && clock.now() > g.deadlineAt.getTime();
+
+  let task: Awaited<ReturnType<MediaClient["getTask"]>>;
+  try {
+    task = await deps.media.getTask(g.taskId);
+  } catch (err) {
+    if (!waiting) return { kind: "nothing-to-do" };
+    deps.logger.warn({ err, generationId: id }, "task lookup failed");
+    if (pastDeadline()) return expire();
+    if (err instanceof MediaServiceError || err instanceof Error) return again();
+    throw err;
+  }
+
+  const outcome = classifyTask(task);
+  switch (outcome.outcome) {
+    case "succeeded": {
+      const done = await generations.complete(
+        id,
+        { images: outcome.images, videos: outcome.videos, audios: outcome.audios },
+        { serviceCredits: task.credits_reserved ?? null },
+      );
+      if (!done) return { kind: "nothing-to-do" };
+      const completedAt = task.completed_at ? Date.parse(task.completed_at) : Number.NaN;
+      if (Number.isFinite(completedAt))
+        deps.observeCompletionLag?.(Math.max(0, (clock.now() - completedAt) / 1000));
+      await deps.enqueueDeliver(id);
+      return { kind: "completed", late: done.late };
+    }
+    case "failed": {
+      if (!waiting) return { kind: "nothing-to-do" };
+      const failed = await generations.fail(id, { reason: "task_failed", message: outcome.reason });
+      if (failed) await deps.enqueueDeliver(id);
+      return { kind: "failed" };
+    }
+    case "running":
+      if (!waiting) return { kind: "nothing-to-do" };
+      return pastDeadline() ? expire() : again();
+  }
+
+  async function expire(): Promise<SyncOutcome> {
+    const expired = await generations.expire(id);
+    if (expired) await deps.enqueueDeliver(id);
+    return { kind: "expired" };
+  }
+}
+
+/** Adopts a task a webhook named for this gid, after checking with the service that it carries our gid. */
+async function adoptTask(id: string, taskId: string, deps: SyncDeps) {
+  const task = await deps.media.getTask(taskId);
+  if (task.metadata?.gid !== id) {
+    deps.logger.warn({ generationId: id, taskId }, "webhook named a task that does not carry this gid");
+    return deps.generations.get(id);
+  }
+  const measured = typeof task.duration_seconds === "number" ? task.duration_seconds : null;
+  const adopted = await deps.generations.adopt(id, {
+    taskId,
+    serviceCredits: task.credits_reserved ?? null,
+    measuredSeconds: measured,
+  });
+  if (adopted) {
+    deps.logger.info({ generationId: id, taskId }, "adopted a task created before a crash");
+    return adopted;
+  }
+  const current = await deps.generations.get(id);
+  if (current && current.taskId !== taskId) {
+    // a task of ours the generation cannot take (cancelled, rejected, already has another): its cost is ours
+    await deps.generations.recordOrphan(
+      taskId,
+      id,
+      task.credits_reserved ?? null,
+      `task for a generation ${current.state}`,
+    );
+  }
+  return current;
+}

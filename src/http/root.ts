@@ -1,0 +1,43 @@
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { requestId } from "hono/request-id";
+import type { Logger } from "../lib/logger";
+
+/** health checks and scrapes come every few seconds: not worth an info line each */
+const probes = new Set(["/healthz", "/readyz", "/metrics"]);
+
+/**
+ * The HTTP server's root app. An error that escapes a route would otherwise be
+ * printed by Hono's default handler to stderr, outside the scrubbed logger (and
+ * with whatever secret the error quotes): here it is logged through the logger,
+ * by route pattern (a path may hold a secret), and answered with a bare 500.
+ */
+export function rootApp(logger: Logger): Hono {
+  const app = new Hono();
+  // an access log line per request, with an id the caller sees too (X-Request-Id);
+  // by route pattern, never the path (a path may hold a secret); probes only at debug
+  app.use("*", requestId());
+  app.use("*", async (c, next) => {
+    const started = performance.now();
+    await next();
+    const line = {
+      requestId: c.get("requestId"),
+      method: c.req.method,
+      route: c.req.routePath,
+      status: c.res.status,
+      ms: Math.round(performance.now() - started),
+    };
+    if (probes.has(c.req.routePath)) logger.debug(line, "http");
+    else logger.info(line, "http");
+  });
+  app.onError((err, c) => {
+    // a deliberate answer (e.g. basic auth's 401) is not a failure
+    if (err instanceof HTTPException) return err.getResponse();
+    logger.error(
+      { err, requestId: c.get("requestId"), method: c.req.method, route: c.req.routePath },
+      "http: request failed",
+    );
+    return c.json({ error: "internal" }, 500);
+  });
+  return app;
+}

@@ -1,0 +1,294 @@
+import { existsSync, readFileSync } from "node:fs";
+import { extname, join, normalize } from "node:path";
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import { parseBuffer } from "music-metadata";
+import { z } from "zod";
+import type { Cast, CastMember } from "./cast";
+import { type ChatFeed, type FeedEvent, viewOf } from "./chat-feed";
+import type { FileSpec, TelegramStandIn, TestUser } from "./telegram";
+import { imageSize } from "./telegram/images";
+
+const contentTypes: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+};
+
+const sendSchema = z.object({
+  user: z.number().int(),
+  chatId: z.number().int(),
+  text: z.string().min(1).max(4096),
+  replyTo: z.number().int().positive().optional(),
+  threadId: z.number().int().positive().optional(),
+});
+
+const pressSchema = z.object({
+  user: z.number().int(),
+  chatId: z.number().int(),
+  messageId: z.number().int().positive(),
+  row: z.number().int().min(0),
+  column: z.number().int().min(0),
+});
+
+const uploadFields = z.object({
+  user: z.coerce.number().int(),
+  chatId: z.coerce.number().int(),
+  caption: z.string().max(1024).optional(),
+  replyTo: z.coerce.number().int().positive().optional(),
+  threadId: z.coerce.number().int().positive().optional(),
+  /** "photo": images as photos (several: an album); "file": each as audio, video or document */
+  as: z.enum(["photo", "file"]),
+});
+
+class BadInput extends Error {}
+
+/** The page's HTTP API and its files; mounted under /playground by the web role. */
+export function playgroundRoutes(deps: {
+  tg: TelegramStandIn;
+  cast: Cast;
+  feed: ChatFeed;
+  /** the built page: index.html and assets/ */
+  distDir: string;
+}): Hono {
+  const { tg, cast, feed } = deps;
+  const app = new Hono();
+  app.onError((err, c) => {
+    if (err instanceof BadInput || err instanceof z.ZodError) return c.json({ error: err.message }, 400);
+    // the stand-in refuses what Telegram would refuse (not a member, no such message): the user's mistake
+    if (err instanceof Error) return c.json({ error: err.message.split("\n")[0] }, 400);
+    return c.json({ error: "failed" }, 500);
+  });
+
+  const chatIds = () => [...cast.members.map((m) => m.user.chatId), cast.group.id];
+  const memberOf = (userId: number): CastMember => {
+    const member = cast.member(userId);
+    if (!member) throw new BadInput("no such user");
+    return member;
+  };
+  const chatOf = (chatId: number) => {
+    if (!chatIds().includes(chatId)) throw new BadInput("no such chat");
+    return chatId === cast.group.id ? { group: cast.group } : {};
+  };
+  const bodyOf = async <T>(c: { req: { json(): Promise<unknown> } }, schema: z.ZodType<T>) => {
+    const body = await c.req.json().catch(() => {
+      throw new BadInput("JSON body expected");
+    });
+    return schema.parse(body);
+  };
+
+  app.get("/api/state", (c) =>
+    c.json({
+      bot: tg.botUser,
+      users: cast.members.map((m) => ({
+        id: m.user.id,
+        name: m.user.info.first_name,
+        language: m.user.info.language_code,
+        role: m.role,
+        admin: m.admin,
+      })),
+      group: { id: cast.group.id, title: cast.group.chat.type === "supergroup" ? cast.group.chat.title : "" },
+      topics: cast.topics,
+    }),
+  );
+
+  app.get("/api/chats/:chatId/messages", (c) => {
+    const chatId = Number(c.req.param("chatId"));
+    chatOf(chatId);
+    const chat = tg.chat(chatId);
+    return c.json((chat?.messages ?? []).filter((m) => !m.deleted).map((m) => viewOf(chatId, m)));
+  });
+
+  app.get("/api/commands", (c) => {
+    const member = memberOf(Number(c.req.query("user")));
+    const chatId = Number(c.req.query("chat") ?? member.user.chatId);
+    chatOf(chatId);
+    return c.json(tg.commandMenu(chatId, member.user.info.language_code));
+  });
+
+  app.post("/api/send", async (c) => {
+    const input = await bodyOf(c, sendSchema);
+    const { user } = memberOf(input.user);
+    const { group } = chatOf(input.chatId);
+    const options = {
+      ...(input.replyTo ? { replyTo: input.replyTo } : {}),
+      ...(input.threadId && group ? { threadId: input.threadId } : {}),
+    };
+    const message = group
+      ? await user.sendIn(group, input.text, options)
+      : await user.send(input.text, options);
+    feed.refresh();
+    return c.json({ id: message.message_id });
+  });
+
+  app.post("/api/press", async (c) => {
+    const input = await bodyOf(c, pressSchema);
+    const { user } = memberOf(input.user);
+    const { group } = chatOf(input.chatId);
+    const stored = tg.chat(input.chatId)?.byId.get(input.messageId);
+    const button = stored?.message.reply_markup?.inline_keyboard[input.row]?.[input.column];
+    if (!stored || stored.deleted || !button) throw new BadInput("no such button");
+    if (!("callback_data" in button)) throw new BadInput("this button opens a link");
+    const queryId = await user.press(
+      (b, m) =>
+        m.message_id === input.messageId &&
+        b.text === button.text &&
+        "callback_data" in b &&
+        b.callback_data === button.callback_data,
+      { message: input.messageId, ...(group ? { in: group } : {}) },
+    );
+    void announceAnswer(user, input.chatId, queryId);
+    return c.json({ queryId });
+  });
+
+  /** The bot's answer to a press reaches the page as a toast or an alert. */
+  async function announceAnswer(user: TestUser, chatId: number, queryId: string) {
+    try {
+      const answer = await user.waitForAnswer(queryId, { timeoutMs: 15_000 });
+      feed.publish({
+        type: "answer",
+        chatId,
+        queryId,
+        ...(answer.text ? { text: answer.text } : {}),
+        alert: answer.show_alert === true,
+      });
+    } catch {
+      // unanswered: Telegram's client just stops the spinner
+      feed.publish({ type: "answer", chatId, queryId, alert: false });
+    }
+  }
+
+  app.post("/api/upload", async (c) => {
+    const form = await c.req.formData().catch(() => {
+      throw new BadInput("multipart form expected");
+    });
+    const fields = uploadFields.parse(
+      Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string" && v !== "")),
+    );
+    const files = form
+      .getAll("files")
+      .flatMap((f) =>
+        typeof f === "string"
+          ? []
+          : [f as { name: string; type: string; arrayBuffer(): Promise<ArrayBuffer> }],
+      );
+    if (files.length === 0) throw new BadInput("no files");
+    if (fields.as === "photo" && files.length > 10) throw new BadInput("an album holds at most 10 photos");
+    const { user } = memberOf(fields.user);
+    const { group } = chatOf(fields.chatId);
+    const where = {
+      ...(group ? { in: group } : {}),
+      ...(fields.threadId && group ? { threadId: fields.threadId } : {}),
+      ...(fields.replyTo ? { replyTo: fields.replyTo } : {}),
+    };
+    const caption = fields.caption ? { caption: fields.caption } : {};
+    const ids: number[] = [];
+    if (fields.as === "photo") {
+      const photos = await Promise.all(
+        files.map(async (file, i) => {
+          const bytes = Buffer.from(await file.arrayBuffer());
+          const size = imageSize(bytes);
+          if (!size) throw new BadInput(`${file.name} is not a PNG or JPEG picture`);
+          return { bytes, ...size, ...(i === 0 ? caption : {}) };
+        }),
+      );
+      const sent =
+        photos.length === 1 ? [await user.sendPhoto(photos[0]!, where)] : await user.sendAlbum(photos, where);
+      ids.push(...sent.map((m) => m.message_id));
+    } else {
+      for (const [i, file] of files.entries()) {
+        const bytes = Buffer.from(await file.arrayBuffer());
+        const spec: FileSpec = {
+          bytes,
+          fileName: file.name || "file",
+          mimeType: file.type || "application/octet-stream",
+          ...(i === 0 ? caption : {}),
+        };
+        const kind = spec.mimeType!.split("/")[0];
+        if (kind === "audio" || kind === "video") {
+          const duration = await durationOf(bytes, spec.mimeType!);
+          if (duration !== undefined) spec.duration = duration;
+          const sent =
+            kind === "audio" ? await user.sendAudio(spec, where) : await user.sendVideo(spec, where);
+          ids.push(sent.message_id);
+        } else {
+          ids.push((await user.sendDocument(spec, where)).message_id);
+        }
+      }
+    }
+    feed.refresh();
+    return c.json({ ids });
+  });
+
+  app.get("/api/files/:fileId", (c) => {
+    const file = tg.file(c.req.param("fileId"));
+    if (!file) return c.json({ error: "no such file" }, 404);
+    return new Response(new Uint8Array(file.bytes), {
+      headers: {
+        "content-type": file.mime ?? "application/octet-stream",
+        "content-length": String(file.bytes.length),
+        ...(file.name
+          ? { "content-disposition": `inline; filename="${file.name.replace(/["\\\r\n]/g, "_")}"` }
+          : {}),
+      },
+    });
+  });
+
+  app.get("/api/events", (c) =>
+    streamSSE(c, async (stream) => {
+      const queue: FeedEvent[] = [];
+      let wake: (() => void) | undefined;
+      const unsubscribe = feed.subscribe((event) => {
+        queue.push(event);
+        wake?.();
+      });
+      stream.onAbort(() => {
+        unsubscribe();
+        wake?.();
+      });
+      await stream.writeSSE({ event: "ready", data: "{}" });
+      while (!stream.aborted) {
+        const event = queue.shift();
+        if (event) {
+          await stream.writeSSE({ event: "feed", data: JSON.stringify(event) });
+          continue;
+        }
+        // a comment now and then keeps proxies from closing a quiet stream
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, 15_000);
+        });
+        wake = undefined;
+        if (queue.length === 0 && !stream.aborted) await stream.write(": keep-alive\n\n");
+      }
+      unsubscribe();
+    }),
+  );
+
+  app.get("/*", (c) => {
+    const path = new URL(c.req.url).pathname.replace(/^.*?\/playground/, "") || "/";
+    const relative = normalize(path === "/" ? "/index.html" : path);
+    if (relative.includes("..")) return c.notFound();
+    const file = join(deps.distDir, relative);
+    if (!existsSync(file) || !file.startsWith(deps.distDir)) return c.notFound();
+    return new Response(readFileSync(file), {
+      headers: { "content-type": contentTypes[extname(file)] ?? "application/octet-stream" },
+    });
+  });
+  return app;
+}
+
+async function durationOf(bytes: Buffer, mimeType: string): Promise<number | undefined> {
+  try {
+    const meta = await parseBuffer(
+      bytes,
+      { mimeType, size: bytes.length },
+      { duration: true, skipCovers: true },
+    );
+    return meta.format.duration === undefined ? undefined : Math.max(1, Math.round(meta.format.duration));
+  } catch {
+    return undefined;
+  }
+}

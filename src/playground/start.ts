@@ -1,0 +1,66 @@
+import { loadConfig } from "../config";
+import { createLogger, type Logger } from "../lib/logger";
+import { secretsOf, startRuntime } from "../runtime/runtime";
+import { ensurePage } from "./bundle";
+import { createCast } from "./cast";
+import { createChatFeed } from "./chat-feed";
+import { providePlaygroundRedis } from "./redis";
+import { playgroundRoutes } from "./routes";
+import { startTelegramStandIn } from "./telegram";
+
+export interface Playground {
+  /** the page to open */
+  url: string;
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole product on one machine with nothing configured: the Telegram
+ * stand-in with a cast of users, the bot polling it, the media service
+ * simulator, embedded PGlite and Redis; the page is served by the bot's own
+ * HTTP server under /playground/.
+ */
+export async function startPlayground(env: Record<string, string | undefined>): Promise<Playground> {
+  const stops: Array<() => Promise<unknown>> = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+  };
+  try {
+    const dataDir = env.DATA_DIR || "./data";
+    const redis = await providePlaygroundRedis(env, dataDir);
+    stops.push(() => redis.stop());
+    const page = await ensurePage();
+    // update ids grow across restarts: the bot's update journal, kept in ./data, must not see one twice
+    const tg = await startTelegramStandIn({
+      firstUpdateId: Math.floor(Date.now() / 1000),
+      bot: { firstName: "Media Studio", username: "media_studio_bot" },
+    });
+    stops.push(() => tg.close());
+    const cast = createCast(tg);
+    const feed = createChatFeed(tg, () => [...cast.members.map((m) => m.user.chatId), cast.group.id]);
+    stops.push(async () => feed.close());
+    const admins = cast.members.filter((m) => m.admin).map((m) => m.user.id);
+
+    const config = loadConfig({
+      ...env,
+      SANDBOX: "1",
+      BOT_TOKEN: tg.token,
+      TELEGRAM_API_ROOT: tg.apiRoot,
+      BOT_MODE: "polling",
+      REDIS_URL: redis.url,
+      ADMIN_IDS: [...admins, env.ADMIN_IDS ?? ""].join(","),
+      LOG_LEVEL: env.LOG_LEVEL || "warn",
+    });
+    const logger = createLogger(config.logLevel, undefined, secretsOf(config));
+    const runtime = await startRuntime(config, {
+      logger,
+      extraRoutes: { path: "/playground", app: playgroundRoutes({ tg, cast, feed, distDir: page.dir }) },
+    });
+    stops.push(() => runtime.stop());
+    return { url: `${runtime.url}/playground/`, logger, stop: stopAll };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

@@ -1,0 +1,61 @@
+import type { Clock } from "../../lib/clock";
+import { tooManyRequests } from "./errors";
+import type { TelegramRules } from "./rules";
+
+/**
+ * Flood control: a token bucket per chat, a one-minute window per group and a
+ * one-second window across chats. Each request that posts or edits a message
+ * counts once (an album is one request).
+ */
+export class FloodControl {
+  private readonly buckets = new Map<number, { tokens: number; at: number }>();
+  private readonly groupWindows = new Map<number, number[]>();
+  private globalWindow: number[] = [];
+
+  constructor(
+    private readonly rules: () => TelegramRules,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Throws a 429 with retry_after when a limit is reached, otherwise counts the request. */
+  take(chatId: number, isGroup: boolean, counts: { global: boolean } = { global: true }): void {
+    const flood = this.rules().flood;
+    if (flood === false) return;
+    const now = this.clock.now();
+    const waits: number[] = [];
+
+    let bucket: { tokens: number; at: number } | undefined;
+    if (flood.perChat) {
+      const { perSecond, burst } = flood.perChat;
+      const prior = this.buckets.get(chatId) ?? { tokens: burst, at: now };
+      bucket = { tokens: Math.min(burst, prior.tokens + ((now - prior.at) / 1000) * perSecond), at: now };
+      if (bucket.tokens < 1) waits.push(((1 - bucket.tokens) / perSecond) * 1000);
+    }
+    let groupWindow: number[] | undefined;
+    if (isGroup && flood.perGroupPerMinute !== false) {
+      groupWindow = (this.groupWindows.get(chatId) ?? []).filter((t) => t > now - 60_000);
+      if (groupWindow.length >= flood.perGroupPerMinute) waits.push(groupWindow[0]! + 60_000 - now);
+    }
+    if (counts.global && flood.globalPerSecond !== false) {
+      this.globalWindow = this.globalWindow.filter((t) => t > now - 1000);
+      if (this.globalWindow.length >= flood.globalPerSecond) waits.push(this.globalWindow[0]! + 1000 - now);
+    }
+
+    if (waits.length > 0) {
+      if (bucket) this.buckets.set(chatId, bucket);
+      throw tooManyRequests(Math.max(1, Math.ceil(Math.max(...waits) / 1000)));
+    }
+    if (bucket) this.buckets.set(chatId, { tokens: bucket.tokens - 1, at: now });
+    if (groupWindow) {
+      groupWindow.push(now);
+      this.groupWindows.set(chatId, groupWindow);
+    }
+    if (counts.global && flood.globalPerSecond !== false) this.globalWindow.push(now);
+  }
+
+  reset(): void {
+    this.buckets.clear();
+    this.groupWindows.clear();
+    this.globalWindow = [];
+  }
+}

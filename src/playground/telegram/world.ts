@@ -1,0 +1,151 @@
+import type { BotCommand, MenuButton, User } from "grammy/types";
+import type { Clock } from "../../lib/clock";
+import { ChatStore } from "./chats";
+import type { ApiError, Envelope } from "./errors";
+import { FileStore } from "./files";
+import { FloodControl } from "./flood";
+import type { Params } from "./params";
+import type { TelegramRules } from "./rules";
+import { UpdateQueue } from "./updates";
+
+export interface CallRecord {
+  method: string;
+  /** parsed JSON or multipart fields; files as { name, size, mime } */
+  params: Record<string, unknown>;
+  /** the stand-in clock's time of the call */
+  at: number;
+  response: Envelope;
+}
+
+export interface CallbackAnswer {
+  text?: string;
+  show_alert?: boolean;
+  url?: string;
+  cache_time?: number;
+}
+
+export interface CallbackQueryState {
+  id: string;
+  userId: number;
+  chatId?: number;
+  messageId?: number;
+  data?: string;
+  /** real time (Date.now()) of the press: the bot's latency is real, whatever the clock */
+  at: number;
+  answer?: CallbackAnswer;
+}
+
+export interface InlineQueryState {
+  id: string;
+  userId: number;
+  query: string;
+  at: number;
+  answer?: {
+    results: Array<Record<string, unknown>>;
+    cache_time?: number;
+    is_personal?: boolean;
+    next_offset?: string;
+  };
+}
+
+export interface PreCheckoutState {
+  id: string;
+  userId: number;
+  at: number;
+  settle(answer: { ok: boolean; error_message?: string }): void;
+}
+
+export interface PaymentState {
+  chargeId: string;
+  userId: number;
+  amount: number;
+  currency: string;
+  payload: string;
+  refunded: boolean;
+}
+
+export interface Fault {
+  method: string;
+  /** answer with this error; without one the call is served normally (after any delay) */
+  error?: ApiError;
+  /** hold the call this long (real ms) first: a slow upload, or a bot killed mid-call */
+  delayMs?: number;
+  times: number;
+}
+
+export type MethodHandler = (world: World, params: Params, request: { signal?: AbortSignal }) => unknown;
+
+export interface InvoiceState {
+  payload: string;
+  currency: string;
+  total: number;
+}
+
+/** Everything the stand-in knows, shared by the HTTP methods and the test-side users. */
+export class World {
+  readonly files = new FileStore();
+  readonly flood: FloodControl;
+  readonly updates: UpdateQueue;
+  readonly chats: ChatStore;
+  readonly calls: CallRecord[] = [];
+  readonly callbackQueries = new Map<string, CallbackQueryState>();
+  readonly inlineQueries = new Map<string, InlineQueryState>();
+  readonly preCheckouts = new Map<string, PreCheckoutState>();
+  readonly payments = new Map<string, PaymentState>();
+  readonly commands = new Map<string, BotCommand[]>();
+  readonly menuButtons = new Map<number | "default", MenuButton>();
+  /** name, description and short description, by `${field}|${language}` */
+  readonly profile = new Map<string, string>();
+  readonly faults: Fault[] = [];
+  /** invoices the bot sent, by `${chatId}:${messageId}` */
+  readonly invoices = new Map<string, InvoiceState>();
+  readonly botUser: User;
+  private readonly listeners = new Set<() => void>();
+  private idCounter = 0;
+  private nextUserId = 5_000_000_001;
+  private nextGroupId = 1;
+
+  constructor(
+    public rules: TelegramRules,
+    readonly clock: Clock,
+    readonly token: string,
+    botNames: { firstName: string; username: string },
+    webhookReply: (method: string, params: Record<string, unknown>) => Promise<void>,
+    firstUpdateId?: number,
+  ) {
+    this.flood = new FloodControl(() => this.rules, clock);
+    this.updates = new UpdateQueue(() => this.rules, clock, webhookReply, firstUpdateId);
+    this.chats = new ChatStore(clock);
+    this.botUser = {
+      id: Number(token.split(":")[0]),
+      is_bot: true,
+      first_name: botNames.firstName,
+      username: botNames.username,
+    };
+  }
+
+  newUserId(): number {
+    return this.nextUserId++;
+  }
+
+  newGroupId(supergroup: boolean): number {
+    const n = this.nextGroupId++;
+    return supergroup ? -(1_000_000_000_000 + 2_000_000_000 + n) : -(4_000_000_000 + n);
+  }
+
+  /** ids of callback, inline and pre-checkout queries: long digit strings like Telegram's */
+  newQueryId(): string {
+    this.idCounter += 1;
+    return `${Date.now() % 1_000_000_000}${String(this.idCounter).padStart(9, "0")}`;
+  }
+
+  /** Called when something a test may wait for changed (a bot message, an answer). */
+  notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

@@ -1,0 +1,56 @@
+import type { BotCommand, Message, User } from "grammy/types";
+
+export interface Person {
+  id: number;
+  name: string;
+  language?: string;
+  role: string;
+  admin: boolean;
+}
+
+export interface PlaygroundState {
+  bot: User;
+  users: Person[];
+  group: { id: number; title: string };
+  topics: Array<{ id: number; name: string }>;
+}
+
+export interface MessageView {
+  chatId: number;
+  id: number;
+  fromBot: boolean;
+  message: Message;
+  markup?: Record<string, unknown>;
+  edited: boolean;
+}
+
+export type FeedEvent =
+  | { type: "new" | "edited"; message: MessageView }
+  | { type: "deleted"; chatId: number; id: number }
+  | { type: "answer"; chatId: number; queryId: string; text?: string; alert: boolean };
+
+async function call<T>(path: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(`./api/${path}`, init);
+  const body = (await response.json()) as T & { error?: string };
+  if (!response.ok) throw new Error(body.error ?? `HTTP ${response.status}`);
+  return body;
+}
+
+const post = <T>(path: string, body: unknown) =>
+  call<T>(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+export const api = {
+  state: () => call<PlaygroundState>("state"),
+  messages: (chatId: number) => call<MessageView[]>(`chats/${chatId}/messages`),
+  commands: (user: number, chat: number) => call<BotCommand[]>(`commands?user=${user}&chat=${chat}`),
+  send: (body: { user: number; chatId: number; text: string; replyTo?: number; threadId?: number }) =>
+    post<{ id: number }>("send", body),
+  press: (body: { user: number; chatId: number; messageId: number; row: number; column: number }) =>
+    post<{ queryId: string }>("press", body),
+  upload: (form: FormData) => call<{ ids: number[] }>("upload", { method: "POST", body: form }),
+  fileUrl: (fileId: string) => `./api/files/${encodeURIComponent(fileId)}`,
+};

@@ -1,0 +1,373 @@
+import type { BotCommand, KeyboardButton } from "grammy/types";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { api, type FeedEvent, type MessageView, type PlaygroundState } from "./api";
+import { Bubble, type MessageActions } from "./message";
+
+interface Place {
+  chatId: number;
+  /** a forum topic of the group; undefined: the private chat or the group's General */
+  threadId?: number | undefined;
+}
+
+interface Toast {
+  id: number;
+  text: string;
+}
+
+const isImage = (file: File) => /^image\/(png|jpeg)$/.test(file.type);
+
+function upsert(list: MessageView[], view: MessageView): MessageView[] {
+  const index = list.findIndex((m) => m.id === view.id);
+  if (index === -1) return [...list, view].sort((a, b) => a.id - b.id);
+  const next = [...list];
+  next[index] = view;
+  return next;
+}
+
+/** consecutive messages of one album become one bubble */
+function bubbles(views: MessageView[]): MessageView[][] {
+  const out: MessageView[][] = [];
+  for (const view of views) {
+    const last = out.at(-1);
+    const album = view.message.media_group_id;
+    if (last && album && last[0]!.message.media_group_id === album) last.push(view);
+    else out.push([view]);
+  }
+  return out;
+}
+
+export function App() {
+  const [state, setState] = useState<PlaygroundState>();
+  const [userId, setUserId] = useState<number>();
+  const [place, setPlace] = useState<Place>();
+  const [byChat, setByChat] = useState<Record<number, MessageView[]>>({});
+  const [text, setText] = useState("");
+  const [files, setFiles] = useState<File[]>([]);
+  const [replyTo, setReplyTo] = useState<MessageView>();
+  const [commands, setCommands] = useState<BotCommand[]>();
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const [alertText, setAlertText] = useState<string>();
+  const [pending, setPending] = useState<Map<string, string>>(new Map());
+  const [error, setError] = useState<string>();
+  const [connected, setConnected] = useState(false);
+  const listRef = useRef<HTMLDivElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    void api.state().then((s) => {
+      setState(s);
+      const first = s.users[0]!;
+      setUserId(first.id);
+      setPlace({ chatId: first.id });
+    });
+  }, []);
+
+  const load = (chatId: number) =>
+    api.messages(chatId).then((list) => setByChat((all) => ({ ...all, [chatId]: list })));
+
+  useEffect(() => {
+    if (place) void load(place.chatId);
+  }, [place?.chatId]);
+
+  useEffect(() => {
+    const source = new EventSource("./api/events");
+    source.addEventListener("ready", () => {
+      setConnected(true);
+      // anything missed while the stream was down
+      setPlace((p) => {
+        if (p) void load(p.chatId);
+        return p;
+      });
+    });
+    source.onerror = () => setConnected(false);
+    source.addEventListener("feed", (e) => onFeed(JSON.parse((e as MessageEvent<string>).data) as FeedEvent));
+    return () => source.close();
+  }, []);
+
+  function toast(textOf: string) {
+    const id = Date.now() + Math.random();
+    setToasts((t) => [...t, { id, text: textOf }]);
+    setTimeout(() => setToasts((t) => t.filter((x) => x.id !== id)), 3500);
+  }
+
+  function onFeed(event: FeedEvent) {
+    if (event.type === "answer") {
+      setPending((p) => {
+        const next = new Map(p);
+        next.delete(event.queryId);
+        return next;
+      });
+      if (event.text && event.alert) setAlertText(event.text);
+      else if (event.text) toast(event.text);
+      return;
+    }
+    if (event.type === "deleted") {
+      setByChat((all) => ({
+        ...all,
+        [event.chatId]: (all[event.chatId] ?? []).filter((m) => m.id !== event.id),
+      }));
+      return;
+    }
+    const view = event.message;
+    setByChat((all) => ({ ...all, [view.chatId]: upsert(all[view.chatId] ?? [], view) }));
+  }
+
+  const visible = useMemo(() => {
+    if (!place) return [];
+    const list = byChat[place.chatId] ?? [];
+    if (!state || place.chatId !== state.group.id) return list;
+    return list.filter((m) =>
+      place.threadId === undefined
+        ? !m.message.is_topic_message
+        : m.message.message_thread_id === place.threadId && !m.message.forum_topic_created,
+    );
+  }, [byChat, place, state]);
+
+  useEffect(() => {
+    listRef.current?.scrollTo({ top: listRef.current.scrollHeight });
+  }, [visible.length, visible.at(-1)?.message.edit_date]);
+
+  const lastBot = [...visible].reverse().find((m) => m.fromBot && m.markup);
+  const replyKeyboard =
+    lastBot?.markup && "keyboard" in lastBot.markup
+      ? (lastBot.markup.keyboard as KeyboardButton[][])
+      : undefined;
+  const newest = visible.at(-1);
+  const forceReply = newest?.fromBot && newest.markup && "force_reply" in newest.markup ? newest : undefined;
+
+  if (!state || userId === undefined || !place) return <div class="loading">Loading the playground…</div>;
+  const me = state.users.find((u) => u.id === userId)!;
+  const inGroup = place.chatId === state.group.id;
+  const nameOf = (view: MessageView) =>
+    inGroup ? (view.fromBot ? state.bot.first_name : (view.message.from?.first_name ?? "")) : undefined;
+
+  function switchUser(id: number) {
+    setUserId(id);
+    setReplyTo(undefined);
+    setCommands(undefined);
+    setPlace((p) => (p && p.chatId === state!.group.id ? p : { chatId: id }));
+  }
+
+  async function run(action: () => Promise<unknown>) {
+    setError(undefined);
+    try {
+      await action();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  async function send(textToSend: string) {
+    const target = replyTo ?? forceReply;
+    const common = {
+      user: userId!,
+      chatId: place!.chatId,
+      ...(target ? { replyTo: target.id } : {}),
+      ...(place!.threadId ? { threadId: place!.threadId } : {}),
+    };
+    if (files.length > 0) {
+      const form = new FormData();
+      for (const [key, value] of Object.entries(common)) form.append(key, String(value));
+      form.append("as", files.every(isImage) ? "photo" : "file");
+      if (textToSend) form.append("caption", textToSend);
+      for (const file of files) form.append("files", file, file.name);
+      await api.upload(form);
+      setFiles([]);
+      if (fileInput.current) fileInput.current.value = "";
+    } else {
+      if (!textToSend.trim()) return;
+      await api.send({ ...common, text: textToSend });
+    }
+    setText("");
+    setReplyTo(undefined);
+    setCommands(undefined);
+  }
+
+  const actions: MessageActions = {
+    pending: new Set(pending.values()),
+    press(view, row, column) {
+      void run(async () => {
+        const { queryId } = await api.press({
+          user: userId!,
+          chatId: view.chatId,
+          messageId: view.id,
+          row,
+          column,
+        });
+        setPending((p) => new Map(p).set(queryId, `${view.chatId}:${view.id}:${row}:${column}`));
+      });
+    },
+    reply: (view) => setReplyTo(view),
+  };
+
+  return (
+    <div class="app">
+      <header>
+        <div class="title">
+          <strong>{inGroup ? state.group.title : state.bot.first_name}</strong>
+          <small>
+            {inGroup ? "forum · 3 members + bot" : `@${state.bot.username}`}{" "}
+            {connected ? "" : "· connecting…"}
+          </small>
+        </div>
+        <label class="who">
+          as{" "}
+          <select
+            data-testid="user-switcher"
+            value={String(userId)}
+            onChange={(e) => switchUser(Number((e.target as HTMLSelectElement).value))}
+          >
+            {state.users.map((u) => (
+              <option value={String(u.id)} key={u.id}>
+                {u.name} ({u.role})
+              </option>
+            ))}
+          </select>
+        </label>
+      </header>
+      <nav class="places">
+        <button type="button" class={!inGroup ? "on" : ""} onClick={() => setPlace({ chatId: userId })}>
+          🤖 Bot
+        </button>
+        <button
+          type="button"
+          class={inGroup && place.threadId === undefined ? "on" : ""}
+          onClick={() => setPlace({ chatId: state.group.id })}
+        >
+          👥 General
+        </button>
+        {state.topics.map((t) => (
+          <button
+            type="button"
+            key={t.id}
+            class={inGroup && place.threadId === t.id ? "on" : ""}
+            onClick={() => setPlace({ chatId: state.group.id, threadId: t.id })}
+          >
+            # {t.name}
+          </button>
+        ))}
+      </nav>
+      <main ref={listRef} class="messages" data-testid="messages">
+        {visible.length === 0 ? <div class="empty">Say hello: send /start</div> : null}
+        {bubbles(visible).map((views) =>
+          views[0]!.message.forum_topic_created ? (
+            <div class="service" key={views[0]!.id}>
+              Topic “{views[0]!.message.forum_topic_created.name}” created
+            </div>
+          ) : (
+            <Bubble views={views} senderName={nameOf(views[0]!)} actions={actions} key={views[0]!.id} />
+          ),
+        )}
+      </main>
+      <div class="toasts">
+        {toasts.map((t) => (
+          <div class="toast" key={t.id} data-testid="toast">
+            {t.text}
+          </div>
+        ))}
+      </div>
+      {alertText ? (
+        <div class="alert-backdrop">
+          <div class="alert" role="alertdialog" data-testid="alert">
+            <p>{alertText}</p>
+            <button type="button" onClick={() => setAlertText(undefined)}>
+              OK
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {error ? (
+        <div class="error" data-testid="error">
+          {error}
+        </div>
+      ) : null}
+      {commands ? (
+        <div class="command-menu" data-testid="command-menu">
+          {commands.length === 0 ? <div class="empty">No commands</div> : null}
+          {commands.map((c) => (
+            <button type="button" key={c.command} onClick={() => void run(() => send(`/${c.command}`))}>
+              <span class="command">/{c.command}</span> <small>{c.description}</small>
+            </button>
+          ))}
+        </div>
+      ) : null}
+      {replyKeyboard ? (
+        <div class="reply-keyboard">
+          {replyKeyboard.map((row, r) => (
+            <div class="row" key={`rk${r}`}>
+              {row.map((b) => {
+                const label = typeof b === "string" ? b : b.text;
+                return (
+                  <button type="button" key={label} onClick={() => void run(() => send(label))}>
+                    {label}
+                  </button>
+                );
+              })}
+            </div>
+          ))}
+        </div>
+      ) : null}
+      {replyTo || forceReply ? (
+        <div class="replying">
+          ↩ Replying to: {((replyTo ?? forceReply)!.message.text ?? "message").slice(0, 60)}
+          {replyTo ? (
+            <button type="button" onClick={() => setReplyTo(undefined)}>
+              ✕
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      {files.length > 0 ? (
+        <div class="attachments" data-testid="attachments">
+          📎 {files.map((f) => f.name).join(", ")}{" "}
+          {files.every(isImage) && files.length > 1 ? `(album of ${files.length})` : ""}
+          <button type="button" onClick={() => setFiles([])}>
+            ✕
+          </button>
+        </div>
+      ) : null}
+      <form
+        class="composer"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(() => send(text));
+        }}
+      >
+        <button
+          type="button"
+          class="menu"
+          data-testid="menu"
+          title="Commands"
+          onClick={() =>
+            commands
+              ? setCommands(undefined)
+              : void run(async () => setCommands(await api.commands(me.id, place.chatId)))
+          }
+        >
+          ☰
+        </button>
+        <label class="attach" title="Attach photos or files">
+          📎
+          <input
+            ref={fileInput}
+            type="file"
+            multiple
+            data-testid="attach"
+            onChange={(e) => setFiles([...((e.target as HTMLInputElement).files ?? [])])}
+          />
+        </label>
+        <input
+          class="text-input"
+          data-testid="composer"
+          placeholder={files.length > 0 ? "Caption" : "Message"}
+          value={text}
+          onInput={(e) => setText((e.target as HTMLInputElement).value)}
+          dir="auto"
+        />
+        <button type="submit" class="send" data-testid="send">
+          ➤
+        </button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,150 @@
+import type { InlineKeyboardButton, Message } from "grammy/types";
+import { api, type MessageView } from "./api";
+import { FormattedText } from "./text";
+
+export interface MessageActions {
+  press(view: MessageView, row: number, column: number): void;
+  reply(view: MessageView): void;
+  pending: Set<string>;
+}
+
+function Media({ message }: { message: Message }) {
+  if (message.photo) {
+    const largest = message.photo.at(-1)!;
+    return (
+      <img
+        class="photo"
+        src={api.fileUrl(largest.file_id)}
+        width={largest.width}
+        height={largest.height}
+        alt={message.caption ?? "a picture from the chat"}
+        data-testid="photo"
+      />
+    );
+  }
+  if (message.video) {
+    return (
+      // biome-ignore lint/a11y/useMediaCaption: generated video has no caption track
+      <video
+        class="video"
+        src={api.fileUrl(message.video.file_id)}
+        controls
+        preload="metadata"
+        data-testid="video"
+      />
+    );
+  }
+  const sound = message.audio ?? message.voice;
+  if (sound) {
+    const name = message.audio?.title ?? message.audio?.file_name ?? "voice message";
+    const file = message.audio?.title ? message.audio.file_name : undefined;
+    return (
+      <div class="audio" data-testid="audio">
+        <div class="file-name">
+          🎵 {name} {file ? <small>{file}</small> : null}
+        </div>
+        {/* biome-ignore lint/a11y/useMediaCaption: generated audio has no caption track */}
+        <audio src={api.fileUrl(sound.file_id)} controls preload="metadata" />
+      </div>
+    );
+  }
+  if (message.document) {
+    const doc = message.document;
+    return (
+      <a
+        class="document"
+        href={api.fileUrl(doc.file_id)}
+        download={doc.file_name ?? "file"}
+        data-testid="document"
+      >
+        📄 {doc.file_name ?? "file"} <small>{Math.ceil((doc.file_size ?? 0) / 1024)} KB</small>
+      </a>
+    );
+  }
+  return null;
+}
+
+function Keyboard({ view, actions }: { view: MessageView; actions: MessageActions }) {
+  const rows = view.message.reply_markup?.inline_keyboard ?? [];
+  if (rows.length === 0) return null;
+  return (
+    <div class="inline-keyboard">
+      {rows.map((row, r) => (
+        <div class="row" key={`${view.id}-${r}`}>
+          {row.map((button: InlineKeyboardButton, c) =>
+            "url" in button && button.url ? (
+              <a class="key" href={button.url} target="_blank" rel="noreferrer" key={`${r}-${c}`}>
+                {button.text} ↗
+              </a>
+            ) : (
+              <button
+                type="button"
+                class={`key${actions.pending.has(`${view.chatId}:${view.id}:${r}:${c}`) ? " pending" : ""}`}
+                key={`${r}-${c}`}
+                onClick={() => actions.press(view, r, c)}
+              >
+                {button.text}
+              </button>
+            ),
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** One bubble: a message, or an album of consecutive messages sharing media_group_id. */
+export function Bubble({
+  views,
+  senderName,
+  actions,
+}: {
+  views: MessageView[];
+  senderName: string | undefined;
+  actions: MessageActions;
+}) {
+  const first = views[0]!;
+  const withText = views.find((v) => v.message.caption || v.message.text) ?? first;
+  const { message } = withText;
+  const quoted = first.message.reply_to_message;
+  return (
+    <div
+      class={`bubble ${first.fromBot ? "from-bot" : "from-me"}`}
+      data-testid="message"
+      data-message-id={first.id}
+      data-from={first.fromBot ? "bot" : "user"}
+    >
+      {senderName ? <div class="sender">{senderName}</div> : null}
+      {quoted ? (
+        <div class="quote">
+          ↩ {(quoted.text ?? quoted.caption ?? (quoted.photo ? "photo" : "message")).slice(0, 80)}
+        </div>
+      ) : null}
+      <div class={views.length > 1 ? "album" : "media"}>
+        {views.map((v) => (
+          <Media message={v.message} key={v.id} />
+        ))}
+      </div>
+      {message.text !== undefined ? (
+        <div class="text">
+          <FormattedText text={message.text} entities={message.entities} />
+        </div>
+      ) : null}
+      {message.caption !== undefined ? (
+        <div class="text caption">
+          <FormattedText text={message.caption} entities={message.caption_entities} />
+        </div>
+      ) : null}
+      <div class="meta">
+        {views.some((v) => v.edited) ? "edited · " : ""}
+        {new Date(message.date * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}
+        <button type="button" class="reply-link" onClick={() => actions.reply(first)} title="Reply">
+          ↩
+        </button>
+      </div>
+      {views.map((v) => (
+        <Keyboard view={v} actions={actions} key={`k${v.id}`} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import type { MessageEntity } from "grammy/types";
+import type { ComponentChildren } from "preact";
+
+/** Text with Telegram's entities as markup; offsets are UTF-16 units, as in JS strings. */
+export function FormattedText({ text, entities }: { text: string; entities?: MessageEntity[] | undefined }) {
+  const sorted = [...(entities ?? [])].sort((a, b) => a.offset - b.offset || b.length - a.length);
+  return <>{renderRange(text, sorted, 0, text.length)}</>;
+}
+
+function renderRange(
+  text: string,
+  entities: MessageEntity[],
+  start: number,
+  end: number,
+): ComponentChildren[] {
+  const out: ComponentChildren[] = [];
+  let at = start;
+  let i = 0;
+  while (i < entities.length) {
+    const entity = entities[i]!;
+    const entityEnd = entity.offset + entity.length;
+    if (entity.offset < at || entityEnd > end) {
+      i++;
+      continue;
+    }
+    if (entity.offset > at) out.push(text.slice(at, entity.offset));
+    // entities inside this one
+    const inner: MessageEntity[] = [];
+    let j = i + 1;
+    while (j < entities.length && entities[j]!.offset < entityEnd) {
+      if (entities[j]!.offset + entities[j]!.length <= entityEnd) inner.push(entities[j]!);
+      j++;
+    }
+    out.push(
+      wrap(entity, text.slice(entity.offset, entityEnd), renderRange(text, inner, entity.offset, entityEnd)),
+    );
+    at = entityEnd;
+    i = j;
+  }
+  if (at < end) out.push(text.slice(at, end));
+  return out;
+}
+
+function wrap(entity: MessageEntity, raw: string, children: ComponentChildren[]): ComponentChildren {
+  switch (entity.type) {
+    case "bold":
+      return <strong>{children}</strong>;
+    case "italic":
+      return <em>{children}</em>;
+    case "underline":
+      return <u>{children}</u>;
+    case "strikethrough":
+      return <s>{children}</s>;
+    case "spoiler":
+      return <span class="spoiler">{children}</span>;
+    case "code":
+      return <code>{children}</code>;
+    case "pre":
+      return (
+        <pre>
+          <code>{children}</code>
+        </pre>
+      );
+    case "blockquote":
+    case "expandable_blockquote":
+      return <blockquote>{children}</blockquote>;
+    case "text_link":
+      return (
+        <a href={entity.url} target="_blank" rel="noreferrer">
+          {children}
+        </a>
+      );
+    case "url":
+      return (
+        <a href={/^https?:/i.test(raw) ? raw : `https://${raw}`} target="_blank" rel="noreferrer">
+          {children}
+        </a>
+      );
+    case "bot_command":
+      return <span class="command">{children}</span>;
+    default:
+      return <>{children}</>;
+  }
+}

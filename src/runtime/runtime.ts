@@ -1,0 +1,114 @@
+import type { UserFromGetMe } from "grammy/types";
+import type { Hono } from "hono";
+import type { Config } from "../config";
+import { type Clock, systemClock } from "../lib/clock";
+import { createLogger, type Logger } from "../lib/logger";
+import type { MediaClient } from "../media/client";
+import type { WorkerSet } from "../queue/workers";
+import { checkDependencies } from "./preflight";
+import { createReadiness } from "./readiness";
+import { openServices } from "./services";
+import { defaultPolicy, defaultTiming, type RuntimePolicy, type RuntimeTiming } from "./settings";
+import { createStopPhases } from "./stop-phases";
+import { startHealthServer, startWebRole, type WebRole } from "./web-role";
+import { startWorkerRole } from "./worker-role";
+
+export { mediaWebhookPath } from "./media-service";
+export type { RuntimePolicy, RuntimeTiming } from "./settings";
+
+export interface RuntimeOverrides {
+  clock?: Clock;
+  logger?: Logger;
+  /** a media client of the caller's (tests); otherwise config decides */
+  media?: MediaClient;
+  botInfo?: UserFromGetMe;
+  timing?: Partial<RuntimeTiming>;
+  policy?: Partial<RuntimePolicy>;
+  /** skip migrations (the caller already ran them) */
+  skipMigrations?: boolean;
+  /** more routes on the web role's server (the playground page), mounted at `path` */
+  extraRoutes?: { path: string; app: Hono };
+  /**
+   * Telegram refused us for good (wrong token, another instance polling): the
+   * process cannot do its job. `main` exits non-zero; by default it is logged.
+   */
+  onFatal?(reason: string): void;
+}
+
+/** Values that must never be written to a log. */
+export function secretsOf(config: Config): Array<string | undefined> {
+  return [
+    config.telegram.token,
+    config.telegram.token?.split(":")[1],
+    config.media.apiKey,
+    config.signingSecret,
+    config.media.webhookSecret,
+    config.media.signingSecret,
+    config.telegram.webhookSecret,
+    config.dashboardPassword,
+  ];
+}
+
+/**
+ * One process with the roles its config asks for: `web` serves Telegram
+ * updates, the media webhook, the file proxy, health and metrics; `worker` runs
+ * the queues and the reconciler; `all` does both.
+ */
+export async function startRuntime(config: Config, overrides: RuntimeOverrides = {}) {
+  const clock = overrides.clock ?? systemClock;
+  const logger = overrides.logger ?? createLogger(config.logLevel, undefined, secretsOf(config));
+  const timing = { ...defaultTiming, ...overrides.timing };
+  const policy = { ...defaultPolicy, ...overrides.policy };
+  const stops = createStopPhases(logger);
+  const onFatal =
+    overrides.onFatal ?? ((reason: string) => logger.error({ reason }, "fatal: an operator must act"));
+  const readiness = createReadiness();
+  try {
+    await checkDependencies(config);
+    const services = await openServices(
+      config,
+      { clock, logger, policy, timing, media: overrides.media, skipMigrations: overrides.skipMigrations },
+      stops,
+    );
+    const web: WebRole | undefined =
+      config.role !== "worker"
+        ? await startWebRole(
+            services,
+            { timing, botInfo: overrides.botInfo, readiness, onFatal, extraRoutes: overrides.extraRoutes },
+            stops,
+          )
+        : undefined;
+    const workers: WorkerSet | undefined =
+      config.role !== "web" ? startWorkerRole(services, { timing, policy }, stops) : undefined;
+    if (workers) {
+      readiness.watch("workers", () =>
+        workers.isRunning() ? { ok: true, detail: "running" } : { ok: false, detail: "not running" },
+      );
+    }
+    // the worker role alone still serves its health and its own metrics
+    const health = web ?? (await startHealthServer(services, readiness, stops));
+    await web?.intake;
+    const { db, ledger, users, generations, queues, media, simulator, metrics, store } = services;
+    return {
+      config,
+      db,
+      ledger,
+      users,
+      generations,
+      queues,
+      media,
+      simulator,
+      bot: web?.bot,
+      metrics,
+      store,
+      workers,
+      port: health.port,
+      url: health.url,
+      stop: stops.stopAll,
+    };
+  } catch (err) {
+    await stops.stopAll();
+    throw err;
+  }
+}
+export type Runtime = Awaited<ReturnType<typeof startRuntime>>;

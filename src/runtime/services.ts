@@ -1,0 +1,162 @@
+import { join } from "node:path";
+import { Api } from "grammy";
+import { Redis } from "ioredis";
+import { type TranslateFor, translate } from "../bot/i18n";
+import { boundedAutoRetry } from "../bot/transformers";
+import type { Config } from "../config";
+import { createLedger } from "../credits/ledger";
+import { openDatabase } from "../db/client";
+import { migrateDatabase } from "../db/migrate";
+import { lifecycleReporter } from "../generations/lifecycle";
+import type { InputRef } from "../generations/params";
+import { createGenerations, type Generation, type Generations } from "../generations/service";
+import { countFloodWaits, instrumentMediaClient } from "../http/instrument";
+import { createMetrics, type Metrics } from "../http/metrics";
+import type { Clock } from "../lib/clock";
+import type { Logger } from "../lib/logger";
+import type { MediaClient } from "../media/client";
+import { createPrices, loadPriceTable } from "../pricing/prices";
+import { createQueues, generationQueues } from "../queue/queues";
+import { createSyncHints } from "../queue/sync-hints";
+import { createMediaStore } from "../storage/media-store";
+import { signFileToken, signGid } from "../storage/signed-tokens";
+import { languageFromCode } from "../users/language";
+import { createUsers } from "../users/users";
+import { connectMediaService } from "./media-service";
+import { type AdminAlert, adminAlerts } from "./operator-alert";
+import type { RuntimePolicy, RuntimeTiming } from "./settings";
+import { phase, type StopPhases } from "./stop-phases";
+
+export interface ServiceOptions {
+  clock: Clock;
+  logger: Logger;
+  policy: RuntimePolicy;
+  timing: RuntimeTiming;
+  /** a media client of the caller's (tests); otherwise config decides */
+  media?: MediaClient | undefined;
+  skipMigrations?: boolean | undefined;
+}
+
+/** What both roles share: storage, money, queues, the media service and the Telegram API. */
+export async function openServices(config: Config, options: ServiceOptions, stops: StopPhases) {
+  const { clock, logger, policy } = options;
+  const database = openDatabase(config.database);
+  stops.onStop(phase.database, () => database.close());
+  if (!options.skipMigrations) await migrateDatabase(database);
+  const { db } = database;
+
+  const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 3, lazyConnect: false });
+  stops.onStop(phase.connections, () => redis.quit());
+
+  const ledger = createLedger(db);
+  const prices = createPrices(loadPriceTable(config.pricesFile));
+  const queues = createQueues(config.redis);
+  stops.onStop(phase.connections, () => queues.close());
+  const hints = createSyncHints(redis, config.redis.prefix);
+  const gq = generationQueues(queues, clock, hints);
+  const store = createMediaStore(join(config.dataDir, "media"));
+  // the gauges read generations at scrape time; generations report to the counters
+  let generations: Generations | undefined;
+  const metrics = createMetrics({
+    generationsByState: async () => (generations ? generations.countByState() : {}),
+    queueDepths: async () => {
+      const out: Record<string, Record<string, number>> = {};
+      for (const q of queues.all) out[q.name] = await q.getJobCounts("wait", "active", "delayed", "failed");
+      return out;
+    },
+  });
+
+  const api = config.telegram.token ? telegramApi(config, metrics) : undefined;
+  const alert: AdminAlert = api
+    ? adminAlerts({
+        api,
+        redis,
+        prefix: config.redis.prefix,
+        adminIds: config.adminIds,
+        clock,
+        logger,
+        languageOf: async (id) => languageFromCode((await users.get(id))?.language),
+        windowMs: (kind) =>
+          kind === "service-refused" ? options.timing.operatorPauseMs : options.timing.alertWindowMs,
+      })
+    : async () => undefined;
+  const users = createUsers(db, ledger, {
+    welcomeCredits: config.welcomeCredits,
+    onGranted: (credits) => metrics.credits.inc({ movement: "granted" }, credits),
+  });
+  generations = createGenerations({
+    db,
+    credits: ledger,
+    prices,
+    queues: gq,
+    clock,
+    logger,
+    observe: lifecycleReporter(logger, metrics, alert),
+    onOrphan: (taskId, credits) =>
+      void alert("orphan", { task: taskId, credits: credits ?? "?" }).catch((err: unknown) =>
+        logger.warn({ err }, "alert not sent"),
+      ),
+  });
+  const connected = options.media
+    ? { media: options.media, simulator: undefined }
+    : await connectMediaService(config, { clock, logger, policy }, stops);
+  const media = instrumentMediaClient(connected.media, metrics);
+
+  const t: TranslateFor = (language, key, vars) => translate(languageFromCode(language), key, vars);
+  const now = () => clock.now();
+
+  return {
+    config,
+    clock,
+    logger,
+    db,
+    redis,
+    ledger,
+    prices,
+    users,
+    queues,
+    hints,
+    generationQueues: gq,
+    generations,
+    store,
+    metrics,
+    media,
+    simulator: connected.simulator,
+    api,
+    alert,
+    t,
+    now,
+    ...serviceRequestLinks(config, now, policy),
+  };
+}
+
+/** The workers' Telegram API: 429s counted beneath a bounded auto-retry. */
+function telegramApi(config: Config, metrics: Metrics): Api {
+  const api = new Api(config.telegram.token!, { apiRoot: config.telegram.apiRoot });
+  api.config.use(countFloodWaits(metrics));
+  api.config.use(boundedAutoRetry());
+  return api;
+}
+
+/** What a request sent to the service points back to: its inputs, and the signed generation id. */
+function serviceRequestLinks(config: Config, now: () => number, policy: RuntimePolicy) {
+  return {
+    /** where the service downloads an input: its own URL, or our signed link to a Telegram upload */
+    inputUrl: (ref: InputRef) =>
+      ref.kind === "url"
+        ? ref.url
+        : `${config.publicUrl}/files/${signFileToken(config.signingSecret, {
+            k: "tg",
+            f: ref.fileId,
+            e: Math.floor(now() / 1000) + policy.inputLinkSeconds,
+          })}`,
+    /** what each task carries back to us in its webhook: the generation id, signed */
+    metadataFor: (g: Generation) => ({
+      gid: g.id,
+      sig: signGid(config.signingSecret, g.id),
+      user: String(g.userId),
+      ...(g.chatId !== null ? { chat: String(g.chatId) } : {}),
+    }),
+  };
+}
+export type Services = Awaited<ReturnType<typeof openServices>>;

@@ -1,0 +1,53 @@
+/** Intervals and grace periods of one process, in clock ms unless said otherwise. */
+export interface RuntimeTiming {
+  reconcileEveryMs: number;
+  adoptionGraceMs: number;
+  operatorPauseMs: number;
+  maxPollIntervalMs: number;
+  pollingTimeoutSeconds: number;
+  /** real ms; how soon the jobs of a killed worker are taken up again */
+  jobLockMs: number;
+  /** real ms the workers get to finish their jobs at shutdown before they are handed back */
+  drainMs: number;
+  /** real ms an update's handler holds it before another may take it over (renewed while it works) */
+  updateLeaseMs: number;
+  /** how often the worker audits the ledger and looks at the queues' backlog */
+  operatorChecksEveryMs: number;
+  /** an alert of one kind (other than a service refusal) reaches the admins at most once per this */
+  alertWindowMs: number;
+}
+
+export const defaultTiming: RuntimeTiming = {
+  reconcileEveryMs: 60_000,
+  adoptionGraceMs: 120_000,
+  operatorPauseMs: 300_000,
+  maxPollIntervalMs: 60_000,
+  pollingTimeoutSeconds: 30,
+  jobLockMs: 30_000,
+  drainMs: 20_000,
+  updateLeaseMs: 60_000,
+  operatorChecksEveryMs: 10 * 60_000,
+  alertWindowMs: 30 * 60_000,
+};
+
+/** How far the bot goes before it gives up, and how long what it hands out lives. */
+export interface RuntimePolicy {
+  /** creates of one generation (same Idempotency-Key) before it is failed and released */
+  maxSubmissions: number;
+  /** sends of one result before it is refunded and the user told */
+  maxDeliveryAttempts: number;
+  /** real ms a service call may take: a create includes the service downloading up to 100 MB */
+  mediaTimeoutMs: number;
+  /** seconds a signed link to a Telegram upload stays valid for the service to download it */
+  inputLinkSeconds: number;
+  /** jobs waiting in one queue beyond which the admins are alerted */
+  backlogLimit: number;
+}
+
+export const defaultPolicy: RuntimePolicy = {
+  maxSubmissions: 6,
+  maxDeliveryAttempts: 12,
+  mediaTimeoutMs: 120_000,
+  inputLinkSeconds: 3600,
+  backlogLimit: 500,
+};

@@ -1,0 +1,256 @@
+import type { AddressInfo } from "node:net";
+import { type ServerType, serve } from "@hono/node-server";
+import type { Bot } from "grammy";
+import type { UserFromGetMe } from "grammy/types";
+import type { Hono } from "hono";
+import { allowedUpdates } from "../bot/allowed-updates";
+import { createBot } from "../bot/bot";
+import { syncCommands } from "../bot/commands";
+import type { BotContext } from "../bot/context";
+import { conversationCommands, conversationFeatures } from "../bot/conversations/conversation-features";
+import { createInFlight, type InFlight } from "../bot/middleware/in-flight";
+import { type PollingHandle, startPolling } from "../bot/polling";
+import { createUpdateJournal, startUpdateRecovery, type UpdateJournal } from "../bot/update-journal";
+import { telegramWebhookApp } from "../bot/webhook";
+import { adminDashboardRoutes } from "../http/admin-dashboard";
+import { fileProxyRoutes } from "../http/file-proxy";
+import { healthRoutes } from "../http/health";
+import { countFloodWaits } from "../http/instrument";
+import { mediaWebhookRoutes } from "../http/media-webhook";
+import { rootApp } from "../http/root";
+import { classifyTelegramError } from "../telegram/telegram-error";
+import type { Readiness } from "./readiness";
+import type { Services } from "./services";
+import type { RuntimeTiming } from "./settings";
+import { phase, type StopPhases } from "./stop-phases";
+
+export interface WebRole {
+  bot: Bot<BotContext> | undefined;
+  url: string;
+  port: number;
+  /** settles once Telegram answered and updates flow (or the intake gave up) */
+  intake: Promise<void>;
+}
+
+/**
+ * The web role: Telegram updates (polling or webhook), the media webhook, the
+ * file proxy, health and metrics, on one HTTP server.
+ */
+export interface WebRoleOptions {
+  timing: RuntimeTiming;
+  botInfo?: UserFromGetMe | undefined;
+  readiness: Readiness;
+  /** Telegram refused us for good (bad token, another instance polling): an operator must act */
+  onFatal(reason: string): void;
+  /** more routes on this server (the playground page), mounted at `path` */
+  extraRoutes?: { path: string; app: Hono } | undefined;
+}
+
+export async function startWebRole(
+  s: Services,
+  options: WebRoleOptions,
+  stops: StopPhases,
+): Promise<WebRole> {
+  const inFlight = createInFlight();
+  const journal = createUpdateJournal(s.db, { leaseMs: options.timing.updateLeaseMs });
+  const bot = s.config.telegram.token ? telegramBot(s, inFlight, journal, options.botInfo) : undefined;
+  const app = webRoutes(s, bot, journal, options.readiness);
+  if (options.extraRoutes) app.route(options.extraRoutes.path, options.extraRoutes.app);
+  const server = await listen(app, s.config.http);
+  stops.onStop(phase.intake, () => closeServer(server, inFlight, s, options.timing.drainMs));
+  let intake = Promise.resolve();
+  if (bot) {
+    // Telegram may be unreachable for a while: the server answers (not ready) meanwhile
+    options.readiness.set("telegram", false, "starting");
+    const stopped = { now: false };
+    stops.onStop(phase.intake, async () => {
+      stopped.now = true;
+    });
+    intake = startIntake(bot, journal, s, options, stops, stopped).catch((err: unknown) =>
+      options.onFatal(`Telegram intake failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  }
+  const { port } = server.address() as AddressInfo;
+  return { bot, port, url: `http://127.0.0.1:${port}`, intake };
+}
+
+/** The worker role's own HTTP server: `/healthz`, `/readyz` and its own `/metrics`. */
+export async function startHealthServer(s: Services, readiness: Readiness, stops: StopPhases) {
+  const app = rootApp(s.logger);
+  app.route(
+    "/",
+    healthRoutes({
+      db: s.db,
+      redis: s.redis,
+      queues: s.queues.all,
+      metrics: s.metrics,
+      parts: readiness.snapshot,
+    }),
+  );
+  const server = await listen(app, s.config.http);
+  stops.onStop(phase.intake, () => new Promise<void>((resolve) => server.close(() => resolve())));
+  const { port } = server.address() as AddressInfo;
+  return { port, url: `http://127.0.0.1:${port}` };
+}
+
+function telegramBot(
+  s: Services,
+  inFlight: InFlight,
+  journal: UpdateJournal,
+  botInfo: UserFromGetMe | undefined,
+) {
+  const { config, logger, db, ledger, users, redis, generations, prices } = s;
+  return createBot(
+    config.telegram.token!,
+    { config, logger, db, ledger, users, redis, generations },
+    {
+      apiRoot: config.telegram.apiRoot,
+      apiTransformers: [countFloodWaits(s.metrics)],
+      inFlight,
+      journal,
+      ...(botInfo ? { botInfo } : {}),
+      features: conversationFeatures({ generations, prices }),
+    },
+  );
+}
+
+function webRoutes(
+  s: Services,
+  bot: Bot<BotContext> | undefined,
+  journal: UpdateJournal,
+  readiness: Readiness,
+): Hono {
+  const { config, logger, metrics, now } = s;
+  const app = rootApp(logger);
+  app.route(
+    "/",
+    healthRoutes({ db: s.db, redis: s.redis, queues: s.queues.all, metrics, parts: readiness.snapshot }),
+  );
+  app.route(
+    "/",
+    mediaWebhookRoutes({
+      generations: s.generations,
+      queues: s.generationQueues,
+      logger,
+      pathSecret: config.media.webhookSecret,
+      signingSecret: config.signingSecret,
+      providerSigningSecret: config.media.signingSecret,
+      media: s.media,
+      metrics,
+      now,
+    }),
+  );
+  const token = config.telegram.token;
+  app.route(
+    "/",
+    fileProxyRoutes({
+      signingSecret: config.signingSecret,
+      now,
+      store: s.store,
+      telegram: token && s.api ? { api: s.api, token, apiRoot: config.telegram.apiRoot } : null,
+      logger,
+    }),
+  );
+  if (config.dashboardPassword) {
+    app.route(
+      "/",
+      adminDashboardRoutes({ queues: s.queues.all, db: s.db, password: config.dashboardPassword, now }),
+    );
+  }
+  if (bot && config.telegram.mode === "webhook") {
+    app.route(
+      "/",
+      telegramWebhookApp(bot, {
+        secretToken: config.telegram.webhookSecret!,
+        path: "/telegram",
+        journal,
+        logger,
+      }),
+    );
+  }
+  return app;
+}
+
+function listen(app: Hono, http: { port: number; host: string }): Promise<ServerType> {
+  return new Promise<ServerType>((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, port: http.port, hostname: http.host }, () => resolve(server));
+    server.once("error", reject);
+  });
+}
+
+async function closeServer(server: ServerType, inFlight: InFlight, s: Services, drainMs: number) {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // updates still being handled (a webhook answered on timeout goes on) finish first
+  if (!(await inFlight.idle(drainMs))) s.logger.warn({ updates: inFlight.count }, "updates still in flight");
+  if ("closeAllConnections" in server) server.closeAllConnections();
+  await closed;
+}
+
+/**
+ * getMe until Telegram answers, with a log line per failed try and a growing
+ * pause; a refusal for good (wrong token) is fatal at once.
+ */
+async function initBot(
+  bot: Bot<BotContext>,
+  s: Services,
+  options: WebRoleOptions,
+  stopped: { now: boolean },
+) {
+  for (let attempt = 1; !stopped.now; attempt++) {
+    try {
+      // grammY's own init retries getMe forever, silently: ask once per try here
+      if (!bot.isInited()) bot.botInfo = await bot.api.getMe();
+      await bot.init();
+      return true;
+    } catch (err) {
+      const failure = classifyTelegramError(err);
+      const why = err instanceof Error ? err.message : String(err);
+      if (failure?.kind === "operator") {
+        options.onFatal(`Telegram refused the bot token (${why}): check BOT_TOKEN`);
+        return false;
+      }
+      const waitMs = Math.min(30_000, 500 * 2 ** Math.min(attempt, 6));
+      s.logger.warn({ attempt, retryInMs: waitMs, err: why }, "Telegram unreachable: retrying getMe");
+      options.readiness.set("telegram", false, `getMe failed ${attempt}×: ${why}`);
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
+  return false;
+}
+
+/** Telegram starts sending: the command menus, then polling or the webhook registration. */
+async function startIntake(
+  bot: Bot<BotContext>,
+  journal: UpdateJournal,
+  s: Services,
+  options: WebRoleOptions,
+  stops: StopPhases,
+  stopped: { now: boolean },
+) {
+  const { config, logger } = s;
+  const { timing, readiness } = options;
+  if (!(await initBot(bot, s, options, stopped))) return;
+  await syncCommands(bot, conversationCommands).catch((err: unknown) =>
+    logger.warn({ err }, "could not set the command menus"),
+  );
+  // what a crash left unfinished, then whatever a lost lease leaves behind
+  const recovery = startUpdateRecovery(bot, journal, logger);
+  stops.onStop(phase.intake, () => recovery.stop());
+  if (config.telegram.mode === "polling") {
+    const polling: PollingHandle = await startPolling(bot, journal, {
+      timeoutSeconds: timing.pollingTimeoutSeconds,
+      logger,
+      onFatal: options.onFatal,
+    });
+    stops.onStop(phase.intake, () => polling.stop());
+    readiness.watch("telegram", () =>
+      polling.isRunning() ? { ok: true, detail: "polling" } : { ok: false, detail: "polling stopped" },
+    );
+    return;
+  }
+  await bot.api.setWebhook(`${config.publicUrl}/telegram`, {
+    secret_token: config.telegram.webhookSecret!,
+    allowed_updates: allowedUpdates,
+  });
+  readiness.set("telegram", true, "webhook registered");
+}

@@ -1,0 +1,76 @@
+import { showStatus } from "../generations/deliver/status-message";
+import { reconcile, startReconciler } from "../generations/reconciler";
+import { pollIntervalMs } from "../media/catalog";
+import { startWorkers, type WorkerSet } from "../queue/workers";
+import { startOperatorChecks } from "./operator-checks";
+import type { Services } from "./services";
+import type { RuntimePolicy, RuntimeTiming } from "./settings";
+import { phase, type StopPhases } from "./stop-phases";
+
+/** The worker role: the submit, sync and deliver queues, and the reconciler. */
+export function startWorkerRole(
+  s: Services,
+  settings: { timing: RuntimeTiming; policy: RuntimePolicy },
+  stops: StopPhases,
+): WorkerSet {
+  const { config, clock, logger, generations, generationQueues: gq, t } = s;
+  const { timing, policy } = settings;
+  if (!s.api) throw new Error("the worker role needs BOT_TOKEN to deliver results");
+  const api = s.api;
+  const workers = startWorkers({
+    redis: config.redis,
+    clock,
+    logger,
+    operatorPauseMs: timing.operatorPauseMs,
+    jobLockMs: timing.jobLockMs,
+    hints: s.hints,
+    submit: {
+      generations,
+      media: s.media,
+      clock,
+      logger,
+      metadataFor: s.metadataFor,
+      inputUrl: s.inputUrl,
+      adoptionGraceMs: timing.adoptionGraceMs,
+      maxSubmissions: policy.maxSubmissions,
+      firstPollDelayMs: (g) => pollIntervalMs(g.operation),
+      enqueueSync: (id, delayMs) => gq.sync(id, { delayMs }),
+      enqueueDeliver: (id) => gq.deliver(id),
+      onAccepted: (g) => showStatus(api, generations, g, t),
+      alertOperator: (problem) => s.alert("service-refused", { problem }),
+    },
+    sync: {
+      generations,
+      media: s.media,
+      clock,
+      logger,
+      maxPollIntervalMs: timing.maxPollIntervalMs,
+      enqueueDeliver: (id) => gq.deliver(id),
+      observeCompletionLag: (seconds) => s.metrics.webhookLag.observe(seconds),
+    },
+    deliver: {
+      api,
+      generations,
+      logger,
+      t,
+      store: s.store,
+      publicUrl: config.publicUrl,
+      signingSecret: config.signingSecret,
+      now: s.now,
+      maxDeliveryAttempts: policy.maxDeliveryAttempts,
+      markBlocked: async (userId) => {
+        await s.users.markBlocked(userId);
+      },
+    },
+    onOutcome: (queue, _gid, outcome) => s.metrics.jobOutcomes.inc({ queue, outcome }),
+  });
+  stops.onStop(phase.workers, () => workers.drain(timing.drainMs));
+  const reconciler = startReconciler(
+    () => reconcile(generations, gq, logger),
+    clock.toReal(timing.reconcileEveryMs),
+    logger,
+  );
+  stops.onStop(phase.reconciler, async () => reconciler.stop());
+  startOperatorChecks(s, settings, stops);
+  return workers;
+}

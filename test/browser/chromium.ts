@@ -1,0 +1,104 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+
+/** Debian's Chromium as root on a build machine: no sandbox, no GPU, nothing fetched in the background. */
+export async function openChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), "msb-chromium-"));
+  // a fresh --user-data-dir: Playwright takes it as the persistent context's directory
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
+    viewport: { width: 430, height: 900 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The playground page, driven like a person would. */
+export class ChatPage {
+  constructor(readonly page: Page) {}
+
+  botMessages(): Locator {
+    return this.page.locator('[data-testid="message"][data-from="bot"]');
+  }
+
+  /** the newest bot message containing this text */
+  botMessage(text: string | RegExp): Locator {
+    return this.botMessages().filter({ hasText: text }).last();
+  }
+
+  async waitForBot(text: string | RegExp, timeout = 20_000): Promise<Locator> {
+    const message = this.botMessage(text);
+    await message.waitFor({ state: "visible", timeout });
+    return message;
+  }
+
+  async type(text: string): Promise<void> {
+    await this.page.getByTestId("composer").fill(text);
+    await this.page.getByTestId("composer").press("Enter");
+  }
+
+  async switchUser(name: string): Promise<void> {
+    const switcher = this.page.getByTestId("user-switcher");
+    const value = await switcher.locator("option", { hasText: name }).getAttribute("value");
+    await switcher.selectOption(value!);
+  }
+
+  /** clicks the newest inline button with this text */
+  async press(text: string | RegExp): Promise<void> {
+    const button = this.page.locator(".inline-keyboard button").filter({ hasText: text }).last();
+    await button.click();
+  }
+
+  async attach(
+    files: Array<{ name: string; mimeType: string; buffer: Buffer }>,
+    caption = "",
+  ): Promise<void> {
+    await this.page.getByTestId("attach").setInputFiles(files);
+    await this.page.getByTestId("attachments").waitFor();
+    await this.type(caption);
+    await this.page.getByTestId("attachments").waitFor({ state: "detached" });
+  }
+
+  /** waits for a bot photo that the browser actually loaded and drew */
+  async waitForPhoto(after: number, timeout = 40_000): Promise<Locator> {
+    const photo = this.page
+      .locator('[data-testid="message"][data-from="bot"]')
+      .filter({ has: this.page.locator('img[data-testid="photo"]') })
+      .last();
+    // evaluated in the page (this project's TypeScript has no DOM types)
+    await this.page.waitForFunction(
+      `(() => {
+        const images = [...document.querySelectorAll('[data-from="bot"] img[data-testid="photo"]')];
+        const last = images.at(-1);
+        return images.length > ${after} && last.complete && last.naturalWidth > 0;
+      })()`,
+      undefined,
+      { timeout },
+    );
+    return photo;
+  }
+
+  async countPhotos(): Promise<number> {
+    return this.page.locator('[data-from="bot"] img[data-testid="photo"]').count();
+  }
+
+  async screenshot(path: string): Promise<void> {
+    mkdirSync(dirname(path), { recursive: true });
+    await this.page.screenshot({ path });
+  }
+}

@@ -1,0 +1,58 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import {
+  eventually,
+  generationIn,
+  type Harness,
+  requestImage,
+  startedUser,
+  startHarness,
+} from "../support/harness";
+
+/** What reaches the admins (ADMIN_IDS is "1" in the harness) without anyone asking. */
+describe("alerts to the admins", () => {
+  let h: Harness;
+  const toAdmin = (pattern: RegExp) =>
+    h.tg
+      .callsOf("sendMessage")
+      .filter((c) => Number(c.params.chat_id) === 1 && pattern.test(String(c.params.text)));
+
+  beforeAll(async () => {
+    h = await startHarness({ timing: { operatorChecksEveryMs: 20_000, alertWindowMs: 3_600_000 } });
+  });
+  afterAll(async () => h?.stop());
+
+  test("the periodic audit finds a corrupted balance: the admins are told once per window", async () => {
+    const user = await startedUser(h);
+    await h.db.db.execute(
+      sql`update credit_accounts set available = available + 5 where user_id = ${user.id}`,
+    );
+    await eventually(async () => (toAdmin(/ledger audit found/).length > 0 ? true : undefined));
+    // several more checks run (every 200 ms of real time) within the window: still one message
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(toAdmin(/ledger audit found/)).toHaveLength(1);
+    expect(String(toAdmin(/ledger audit found/)[0]?.params.text)).toContain("npm run audit");
+    await h.db.db.execute(
+      sql`update credit_accounts set available = available - 5 where user_id = ${user.id}`,
+    );
+  });
+
+  test("a result Telegram refuses for good is refunded and the admins hear of it", async () => {
+    const user = await startedUser(h);
+    h.tg.failNext("sendPhoto", {
+      code: 400,
+      description: "Bad Request: wrong file identifier/HTTP URL specified",
+    });
+    h.tg.failNext("sendDocument", {
+      code: 400,
+      description: "Bad Request: wrong file identifier/HTTP URL specified",
+    });
+    await requestImage(user, "a photo Telegram will refuse");
+    const failed = await generationIn(h, user.id, "failed");
+    expect(failed.error?.reason).toBe("undeliverable");
+    await eventually(async () => (toAdmin(new RegExp(failed.id)).length > 0 ? true : undefined));
+    expect(String(toAdmin(new RegExp(failed.id))[0]?.params.text)).toContain(
+      "could not be delivered and was refunded",
+    );
+  });
+});

@@ -1,0 +1,183 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Api } from "grammy";
+import pino from "pino";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { translate } from "../../../src/bot/i18n";
+import { createLedger, type Ledger } from "../../../src/credits/ledger";
+import { type DeliverDeps, deliverGeneration } from "../../../src/generations/deliver/deliver-step";
+import { createGenerations, type Generations } from "../../../src/generations/service";
+import { systemClock } from "../../../src/lib/clock";
+import { startTelegramStandIn, type TelegramStandIn, type TestUser } from "../../../src/playground/telegram";
+import { solidPng } from "../../../src/playground/telegram/images";
+import { createPrices, loadPriceTable } from "../../../src/pricing/prices";
+import { defaultPolicy } from "../../../src/runtime/settings";
+import { createMediaStore } from "../../../src/storage/media-store";
+import { languageFromCode } from "../../../src/users/language";
+import { createTestDatabase, type TestDatabase } from "../../support/db";
+
+/**
+ * The deliver step on real Postgres and the Telegram stand-in: what happens
+ * when a send fails (gives up, falls back to the chat, marks the user blocked,
+ * reports Telegram's flood control).
+ */
+describe("the deliver step", () => {
+  let database: TestDatabase;
+  let ledger: Ledger;
+  let generations: Generations;
+  let tg: TelegramStandIn;
+  let files: Server;
+  let base: string;
+  let root: string;
+  let blocked: number[];
+  let failDownloads = false;
+  let nextKey = 0;
+  const png = solidPng(32, 32);
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    ledger = createLedger(database.db);
+    const queues = { submit: async () => {}, sync: async () => {}, deliver: async () => {} };
+    generations = createGenerations({
+      db: database.db,
+      credits: ledger,
+      prices: createPrices(loadPriceTable()),
+      queues,
+      clock: systemClock,
+      logger: pino({ level: "silent" }),
+    });
+    tg = await startTelegramStandIn({ rules: { flood: false } });
+    root = await mkdtemp(join(tmpdir(), "msb-deliver-step-"));
+    files = createServer((_req, res) => {
+      if (failDownloads) return void res.writeHead(500).end();
+      res.writeHead(200, { "content-type": "image/png", "content-length": png.length }).end(png);
+    });
+    await new Promise<void>((r) => files.listen(0, "127.0.0.1", r));
+    base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await tg?.close();
+    files?.close();
+    await rm(root, { recursive: true, force: true });
+    await database?.drop();
+  });
+  beforeEach(() => {
+    blocked = [];
+    failDownloads = false;
+  });
+
+  function deps(): DeliverDeps {
+    return {
+      api: new Api(tg.token, { apiRoot: tg.apiRoot }),
+      store: createMediaStore(root),
+      t: (lang, key, vars) => translate(languageFromCode(lang), key, vars),
+      publicUrl: "https://bot.example.com",
+      signingSecret: "deliver-step-secret-0123456789abcdef",
+      now: () => Date.now(),
+      generations,
+      logger: pino({ level: "silent" }),
+      markBlocked: async (userId) => void blocked.push(userId),
+      maxDeliveryAttempts: defaultPolicy.maxDeliveryAttempts,
+    };
+  }
+
+  /** A completed image generation of `user`, charged, waiting to be delivered. */
+  async function completed(user: TestUser, threadId?: number, statusMessageId?: number) {
+    const key = `deliver-${nextKey++}`;
+    await ledger.grant({ userId: user.id, amount: 100, key: `grant-${key}` });
+    const r = await generations.create({
+      key,
+      userId: user.id,
+      language: "en",
+      chat: {
+        chatId: user.chatId,
+        ...(threadId ? { threadId } : {}),
+        ...(statusMessageId ? { statusMessageId } : {}),
+      },
+      params: { operation: "image", prompt: "a fox", model: "nano-core-2", imageSize: "1:1", numImages: 1 },
+    });
+    if (!r.ok) throw new Error(`not created: ${r.reason}`);
+    const id = r.generation.id;
+    await generations.startSubmit(id);
+    await generations.accept(id, { taskId: `task-${key}` });
+    const done = await generations.complete(id, { images: [`${base}/${key}.png`], videos: [], audios: [] });
+    if (!done) throw new Error("not completed");
+    return { id, price: r.generation.price };
+  }
+
+  async function startedUser() {
+    const user = tg.user();
+    await user.send("/start");
+    return user;
+  }
+
+  test("a result that failed 12 sends is refunded and the user told; the 13th call sends nothing", async () => {
+    const user = await startedUser();
+    const { id } = await completed(user);
+    failDownloads = true;
+    for (let attempt = 1; attempt <= 12; attempt++) {
+      await expect(deliverGeneration(id, deps())).rejects.toThrow();
+    }
+    expect((await generations.get(id))?.deliveryAttempts).toBe(12);
+    failDownloads = false;
+    expect(await deliverGeneration(id, deps())).toEqual({ kind: "notified" });
+    const g = await generations.get(id);
+    expect(g).toMatchObject({ state: "failed", error: { reason: "undeliverable" } });
+    expect(await ledger.account(user.id)).toEqual({ userId: user.id, available: 100, held: 0 });
+    expect(user.messages().some((m) => m.photo)).toBe(false);
+    expect(await ledger.audit()).toEqual([]);
+  });
+
+  test("a closed forum topic: the next attempt answers in the chat itself", async () => {
+    const user = await startedUser();
+    const { id } = await completed(user, 77);
+    tg.failNext("sendPhoto", { code: 400, description: "Bad Request: message thread not found" });
+    await expect(deliverGeneration(id, deps())).rejects.toThrow(/thread not found/);
+    expect((await generations.get(id))?.threadId).toBeNull();
+    expect(await deliverGeneration(id, deps())).toMatchObject({ kind: "delivered" });
+    const sends = tg.callsOf("sendPhoto").filter((c) => Number(c.params.chat_id) === user.chatId);
+    expect(sends.at(-1)?.params.message_thread_id).toBeUndefined();
+    expect((await generations.get(id))?.state).toBe("delivered");
+  });
+
+  test("a user who blocked the bot is marked blocked; the result is kept, not retried", async () => {
+    const user = await startedUser();
+    const { id } = await completed(user);
+    tg.failNext("sendPhoto", { code: 403, description: "Forbidden: bot was blocked by the user" });
+    expect(await deliverGeneration(id, deps())).toMatchObject({ kind: "unreachable" });
+    expect(blocked).toEqual([user.id]);
+  });
+
+  test("Telegram's flood control on a send becomes a flood outcome with its wait", async () => {
+    const user = await startedUser();
+    const { id } = await completed(user);
+    tg.failNext("sendPhoto", { code: 429, description: "Too Many Requests: retry after 42", retryAfter: 42 });
+    expect(await deliverGeneration(id, deps())).toEqual({ kind: "flood", retryAfterSeconds: 42 });
+  });
+
+  test("a generation that failed is told once: the notice, then nothing on a second run", async () => {
+    const user = await startedUser();
+    const key = `deliver-${nextKey++}`;
+    await ledger.grant({ userId: user.id, amount: 100, key: `grant-${key}` });
+    const r = await generations.create({
+      key,
+      userId: user.id,
+      language: "en",
+      chat: { chatId: user.chatId },
+      params: { operation: "image", prompt: "a fox", model: "nano-core-2", imageSize: "1:1", numImages: 1 },
+    });
+    if (!r.ok) throw new Error("not created");
+    const id = r.generation.id;
+    await generations.startSubmit(id);
+    await generations.accept(id, { taskId: `task-${key}` });
+    await generations.fail(id, { reason: "task_failed" });
+    const before = user.messages().length;
+    expect(await deliverGeneration(id, deps())).toEqual({ kind: "notified" });
+    expect(user.messages().length).toBe(before + 1);
+    expect(await deliverGeneration(id, deps())).toEqual({ kind: "nothing-to-do" });
+    expect(user.messages().length).toBe(before + 1);
+  });
+});

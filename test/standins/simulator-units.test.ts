@@ -1,0 +1,85 @@
+import { readFileSync } from "node:fs";
+import { inflateSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { OperatorAccount } from "../../src/simulator/credits";
+import { createFileStore } from "../../src/simulator/files";
+import { probeMedia, sniffImage } from "../../src/simulator/media-probe";
+import { pngSize, seededPicture } from "../../src/simulator/png";
+import { wav } from "../media/support";
+
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../src/simulator/fixtures/${name}`, import.meta.url));
+
+describe("PNG output", () => {
+  it("is a valid PNG whose pixel data inflates to height rows of width*3+1 bytes", () => {
+    const png = seededPicture(30, 20, "seed");
+    expect(pngSize(png)).toEqual({ width: 30, height: 20 });
+    expect(sniffImage(png)).toBe("png");
+    const idatLength = png.readUInt32BE(33);
+    expect(png.toString("ascii", 37, 41)).toBe("IDAT");
+    const raw = inflateSync(png.subarray(41, 41 + idatLength));
+    expect(raw.length).toBe(20 * (30 * 3 + 1));
+  });
+
+  it("is the same picture for the same seed, another for another", () => {
+    expect(seededPicture(8, 8, "a").equals(seededPicture(8, 8, "a"))).toBe(true);
+    expect(seededPicture(8, 8, "a").equals(seededPicture(8, 8, "b"))).toBe(false);
+  });
+});
+
+describe("file store", () => {
+  it("keeps a few made files and makes evicted ones again, identically", () => {
+    const store = createFileStore(2);
+    let made = 0;
+    const names = ["a", "b", "c"].map((seed) =>
+      store.add("png", "image/png", () => {
+        made++;
+        return seededPicture(4, 4, seed);
+      }),
+    );
+    const first = store.get(names[0]!)!.bytes;
+    store.get(names[1]!);
+    store.get(names[2]!); // evicts the first
+    expect(made).toBe(3);
+    expect(store.get(names[0]!)!.bytes.equals(first)).toBe(true);
+    expect(made).toBe(4);
+    expect(store.get("nope.png")).toBeUndefined();
+  });
+});
+
+describe("media probe", () => {
+  it.each([
+    ["audio.mp3", "mp3", false],
+    ["video-16x9-audio.mp4", "mp4", true],
+  ] as const)("%s is %s", async (name, format, hasVideo) => {
+    const probe = await probeMedia(fixture(name));
+    expect(probe).toMatchObject({ ok: true, format, hasVideo });
+    expect(probe.ok && probe.durationSeconds).toBeCloseTo(2, 0);
+  });
+
+  it("measures a WAV", async () => {
+    expect(await probeMedia(wav(7.5), "audio/wav")).toMatchObject({
+      ok: true,
+      format: "wav",
+      durationSeconds: 7.5,
+    });
+  });
+
+  it("refuses what is not audio or video", async () => {
+    expect((await probeMedia(Buffer.from("hello world"))).ok).toBe(false);
+  });
+});
+
+describe("operator account", () => {
+  it("reserves, settles for less, releases, and refuses an overdraft", () => {
+    const a = new OperatorAccount(100);
+    expect(a.reserve(40)).toBe(true);
+    expect(a.reserve(70)).toBe(false);
+    expect(a.balance()).toEqual({ available: 60, reserved: 40, spent: 0 });
+    a.settle(40, 30);
+    expect(a.balance()).toEqual({ available: 70, reserved: 0, spent: 30 });
+    a.reserve(20);
+    a.release(20);
+    expect(a.balance()).toEqual({ available: 70, reserved: 0, spent: 30 });
+  });
+});

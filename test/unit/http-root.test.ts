@@ -1,0 +1,70 @@
+import { Writable } from "node:stream";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { rootApp } from "../../src/http/root";
+import { createLogger } from "../../src/lib/logger";
+
+describe("the HTTP root app", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  test("an error escaping a route is logged through the scrubbed logger, not printed to stderr", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = createLogger(
+      "info",
+      new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+          done();
+        },
+      }),
+    );
+    const printed = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const app = rootApp(logger);
+    app.get("/hooks/:secret", () => {
+      throw new Error(
+        "call to https://api.telegram.org/bot123456789:AAEabcdefghijklmnopqrstuvwxyz0123 failed",
+      );
+    });
+    const res = await app.request("/hooks/the-path-secret");
+    expect(res.status).toBe(500);
+    expect(printed).not.toHaveBeenCalled();
+    const errors = lines.filter((l) => l.level === 50);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ msg: "http: request failed", route: "/hooks/:secret" });
+    const all = JSON.stringify(lines);
+    expect(all).not.toContain("AAEabcdefghijklmnopqrstuvwxyz0123");
+    expect(all).not.toContain("the-path-secret");
+  });
+
+  test("each request gets an access log line with a request id the caller sees; probes only at debug", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = createLogger(
+      "info",
+      new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+          done();
+        },
+      }),
+    );
+    const app = rootApp(logger);
+    app.post("/webhooks/media/:secret", (c) => c.json({ ok: true }));
+    app.get("/healthz", (c) => c.json({ ok: true }));
+    const res = await app.request("/webhooks/media/the-path-secret", { method: "POST" });
+    await app.request("/healthz");
+    const id = res.headers.get("x-request-id");
+    expect(id).toBeTruthy();
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        msg: "http",
+        requestId: id,
+        method: "POST",
+        route: "/webhooks/media/:secret",
+        status: 200,
+      }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain("the-path-secret");
+  });
+});

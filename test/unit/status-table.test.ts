@@ -1,0 +1,64 @@
+import { describe, expect, test } from "vitest";
+import { type TranslateFor, translate } from "../../src/bot/i18n";
+import { generationStates } from "../../src/db/schema";
+import { queuedText, statusView } from "../../src/generations/deliver/status-message";
+import type { Generation } from "../../src/generations/service";
+import { languageFromCode } from "../../src/users/language";
+import { generationRow } from "../support/generation-row";
+
+const t: TranslateFor = (language, key, vars) => translate(languageFromCode(language), key, vars);
+const en = (key: string, vars?: Record<string, string | number>) => translate("en", key, vars);
+
+const generation = (patch: Partial<Generation>) => generationRow({ statusMessageId: 10, ...patch });
+
+/** Every state, and what its status message must say (and whether it offers the result's actions). */
+const expected: Record<(typeof generationStates)[number], { text: string; actions: boolean }> = {
+  queued: { text: en("gen-queued"), actions: false },
+  submitting: { text: en("gen-queued"), actions: false },
+  pending: { text: en("gen-generating"), actions: false },
+  completed: { text: en("gen-generating"), actions: false },
+  delivering: { text: en("gen-generating"), actions: false },
+  delivered: { text: en("gen-done", { cost: 10 }), actions: true },
+  failed: { text: en("gen-failed", { price: 12 }), actions: false },
+  rejected: { text: en("gen-rejected", { reason: en("reason-invalid-request") }), actions: false },
+  expired: { text: en("gen-expired", { price: 12 }), actions: false },
+  cancelled: { text: en("cancel-status"), actions: false },
+};
+
+describe("the status table", () => {
+  test.each([...generationStates])("%s renders from the table", (state) => {
+    const view = statusView(generation({ state, charged: state === "delivered" ? 10 : null }), t);
+    expect(view.text).toBe(expected[state].text);
+    expect(view.keyboard !== undefined).toBe(expected[state].actions);
+  });
+
+  test("a delivered image offers regenerate and edit; a video only regenerate", () => {
+    const buttons = (operation: Generation["operation"]) =>
+      statusView(generation({ state: "delivered", operation }), t)
+        .keyboard?.inline_keyboard.flat()
+        .map((b) => b.text);
+    expect(buttons("image")).toEqual([en("btn-regenerate"), en("btn-edit-result")]);
+    expect(buttons("video")).toEqual([en("btn-regenerate")]);
+  });
+
+  test("the reasons of an end without a result are told apart", () => {
+    const failed = (error: Record<string, unknown>) =>
+      statusView(generation({ state: "failed", error, charged: 7 }), t).text;
+    expect(failed({ reason: "service_unavailable" })).toBe(en("gen-failed-unavailable", { price: 12 }));
+    expect(failed({ reason: "undeliverable" })).toBe(en("gen-undeliverable", { price: 7 }));
+    expect(statusView(generation({ state: "delivered", late: true, charged: 0 }), t).text).toBe(
+      en("gen-done-late", { cost: 0 }),
+    );
+  });
+
+  test("the status is in the generation's language", () => {
+    expect(statusView(generation({ state: "pending", language: "fa" }), t).text).toBe(
+      translate("fa", "gen-generating"),
+    );
+  });
+
+  test("a long queue shows the user's place", () => {
+    expect(queuedText(en, 0)).toBe(en("gen-queued"));
+    expect(queuedText(en, 3)).toBe(`${en("gen-queued")}\n${en("cv-queue-position", { position: 4 })}`);
+  });
+});
