@@ -23,7 +23,7 @@ describe("logs never contain tokens, keys or Telegram file URLs", () => {
   afterAll(async () => h?.stop());
 
   const logged = (pattern: RegExp) =>
-    eventually(async () => logs.find((line) => pattern.test(line)) ?? undefined, 30_000).catch(() => {
+    eventually(async () => logs.find((line) => pattern.test(line)) ?? undefined, 45_000).catch(() => {
       throw new Error(`no line matches ${pattern}; logged:\n${logs.map((l) => l.slice(0, 200)).join("\n")}`);
     });
 
@@ -33,10 +33,14 @@ describe("logs never contain tokens, keys or Telegram file URLs", () => {
     await user.sendPhoto({ width: 300, height: 300, caption: "/edit make it blue" });
     await confirmOffer(user);
     await generationIn(h, user.id, "delivered");
+    await logged(/"route":"\/files\/:token","status":200/);
     h.sim.faults.nextCreate({ status: 500, times: 1000 });
     await requestImage(user, "a service error");
     await logged(/"queue":"submit".*job failed|job failed.*"queue":"submit"/);
     h.sim.faults.clear();
+    // once that request is settled nothing else of this user's is sending, so the failures below hit /balance
+    await generationIn(h, user.id, "delivered", 45_000);
+    // Telegram failing: auto-retry tries 3 more times over about 21 s before the update fails
     h.tg.failNext("sendMessage", { code: 500, description: "Internal Server Error" }, 20);
     await user.send("/balance");
     await logged(/"msg":"update failed"/);
@@ -44,6 +48,7 @@ describe("logs never contain tokens, keys or Telegram file URLs", () => {
     expect(all).not.toContain(h.tg.token.split(":")[1]!);
     expect(all).not.toContain("e2e-media-key");
     expect(all).not.toContain(h.config.signingSecret);
+    expect(all).not.toContain(h.config.media.webhookSecret);
     expect(all).not.toContain("/file/bot");
-  });
+  }, 120_000);
 });
