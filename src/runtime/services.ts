@@ -139,7 +139,7 @@ function telegramApi(config: Config, metrics: Metrics): Api {
 }
 
 /** What a request sent to the service points back to: its inputs, and the signed generation id. */
-function serviceRequestLinks(config: Config, now: () => number, policy: RuntimePolicy) {
+export function serviceRequestLinks(config: Config, now: () => number, policy: RuntimePolicy) {
   return {
     /** where the service downloads an input: its own URL, or our signed link to a Telegram upload */
     inputUrl: (ref: InputRef) =>

@@ -1,4 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { loadConfig } from "../../src/config";
+import { serviceRequestLinks } from "../../src/runtime/services";
+import { defaultPolicy } from "../../src/runtime/settings";
 import { signFileToken, signGid, verifyFileToken, verifyGid } from "../../src/storage/signed-tokens";
 
 const secret = "unit-test-secret-0123456789abcdef0123";
@@ -32,22 +35,53 @@ describe("signed file tokens", () => {
     expect(verifyFileToken(secret, `${body}.${sig}.x`, now)).toEqual({ ok: false, reason: "malformed" });
   });
 
-  test("a token carries its payload and a MAC, nothing more: a file_id in, never a file URL or a token", () => {
-    // what a careless caller might hand over: the Telegram download URL, bot token inside
+  test("a token's body is readable by whoever holds it: what is signed comes out verbatim, so a URL with a bot token would leak", () => {
     const botToken = "123456789:AAE-unit-test-bot-token-0123456789ab";
-    const fileUrl = `https://api.telegram.org/file/bot${botToken}/photos/file_1.jpg`;
     const fromId = signFileToken(secret, { k: "tg", f: "AgACAgIAAxk", e: now / 1000 + 60 });
-    const [body] = fromId.split(".");
-    expect(JSON.parse(Buffer.from(body!, "base64url").toString())).toEqual({
+    expect(JSON.parse(Buffer.from(fromId.split(".")[0]!, "base64url").toString())).toEqual({
       k: "tg",
       f: "AgACAgIAAxk",
       e: now / 1000 + 60,
     });
-    // the token is readable by anyone who has it: what goes in comes out, so only a file_id may go in
+    const fileUrl = `https://api.telegram.org/file/bot${botToken}/photos/file_1.jpg`;
     const fromUrl = signFileToken(secret, { k: "tg", f: fileUrl, e: now / 1000 + 60 });
-    const decoded = Buffer.from(fromUrl.split(".")[0]!, "base64url").toString();
-    expect(decoded).toContain(botToken);
-    expect(fromId).not.toContain(Buffer.from(botToken).toString("base64url").slice(0, 12));
+    expect(Buffer.from(fromUrl.split(".")[0]!, "base64url").toString()).toContain(botToken);
+  });
+
+  test("the input URL sent to the service for a Telegram upload carries its file_id, never the bot token or /file/bot", () => {
+    const botToken = "123456789:AAE-unit-test-bot-token-0123456789ab";
+    const config = loadConfig({
+      BOT_TOKEN: botToken,
+      MEDIA_API_URL: "https://media.example.com",
+      MEDIA_API_KEY: "sk-unit-test",
+      DATABASE_URL: "postgres://u:p@db:5432/bot",
+      PUBLIC_URL: "https://bot.example.com",
+      SIGNING_SECRET: secret,
+      MEDIA_WEBHOOK_SECRET: "webhook-secret-0123",
+    });
+    const links = serviceRequestLinks(config, () => now, defaultPolicy);
+    const url = links.inputUrl({ kind: "telegram", fileId: "AgACAgIAAxk-unit", mimeType: "image/jpeg" });
+
+    expect(url.startsWith("https://bot.example.com/files/")).toBe(true);
+    const token = url.slice("https://bot.example.com/files/".length);
+    const body = Buffer.from(token.split(".")[0]!, "base64url").toString();
+    expect(JSON.parse(body)).toEqual({
+      k: "tg",
+      f: "AgACAgIAAxk-unit",
+      e: now / 1000 + defaultPolicy.inputLinkSeconds,
+    });
+    expect(verifyFileToken(secret, token, now)).toMatchObject({
+      ok: true,
+      payload: { f: "AgACAgIAAxk-unit" },
+    });
+    for (const text of [url, body]) {
+      expect(text).not.toContain("/file/bot");
+      expect(text).not.toContain(botToken);
+    }
+    // a link the user gave is passed through untouched
+    expect(links.inputUrl({ kind: "url", url: "https://example.com/a.jpg" })).toBe(
+      "https://example.com/a.jpg",
+    );
   });
 });
 

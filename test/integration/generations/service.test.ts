@@ -125,7 +125,7 @@ describe("generations service on real Postgres", () => {
     expect(await ledger.account(u)).toEqual({ userId: u, available: 100, held: 0 });
   });
 
-  test("completion charges for the images that came, once, even when racing a failure", async () => {
+  test("complete/fail/expire racing: nothing held, at most one charge, audit clean", async () => {
     const u = nextUser++;
     await ledger.grant({ userId: u, amount: 100, key: `g${u}` });
     const r = await generations.create(imageRequest(u, `k${u}`, 4));
@@ -181,14 +181,30 @@ describe("generations service on real Postgres", () => {
     expect(await ledger.account(u)).toEqual({ userId: u, available: 100, held: 0 });
   });
 
-  test("the reconciler's view lists a queued generation and only states not at rest", async () => {
+  test("the reconciler's view lists a queued generation and a failed one not yet told, not a cancelled or a told failure", async () => {
     const u = nextUser++;
     await ledger.grant({ userId: u, amount: 100, key: `g${u}` });
-    const r = await generations.create(imageRequest(u, `k${u}`));
-    if (!r.ok) throw new Error("not created");
-    const rows = await generations.unfinished();
-    expect(rows).toContainEqual(expect.objectContaining({ id: r.generation.id, state: "queued" }));
-    const atRest = ["delivered", "cancelled"];
-    expect(rows.filter((row) => atRest.includes(row.state))).toEqual([]);
+    const create = async (key: string) => {
+      const r = await generations.create(imageRequest(u, key));
+      if (!r.ok) throw new Error("not created");
+      return r.generation.id;
+    };
+    const queued = await create(`k${u}-queued`);
+    const cancelled = await create(`k${u}-cancelled`);
+    expect(await generations.cancel(cancelled, u)).toMatchObject({ state: "cancelled" });
+    const failed = await create(`k${u}-failed`);
+    await generations.startSubmit(failed);
+    expect(await generations.fail(failed, { reason: "task_failed" })).toMatchObject({ state: "failed" });
+
+    const before = (await generations.unfinished()).map((row) => row.id);
+    expect(before).toContain(queued);
+    expect(before).toContain(failed);
+    expect(before).not.toContain(cancelled);
+
+    expect(await generations.markNotified(failed)).toBe(true);
+    const after = (await generations.unfinished()).map((row) => row.id);
+    expect(after).toContain(queued);
+    expect(after).not.toContain(failed);
+    expect(after).not.toContain(cancelled);
   });
 });
