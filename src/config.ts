@@ -87,6 +87,15 @@ export const envSchema = z.object({
   REDIS_PREFIX: z.preprocess(emptyToUndefined, z.string().min(1).default("msb")),
   ADMIN_IDS: adminIds,
   WELCOME_CREDITS: positiveInt(20),
+  /** days our copies of results (and the links to them) are kept */
+  MEDIA_RETENTION_DAYS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "must be a whole number of days" })
+      .int("must be a whole number of days")
+      .min(1, "must be at least 1 day")
+      .default(7),
+  ),
   PRICES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./data")),
   HOST: z.preprocess(emptyToUndefined, z.string().default("0.0.0.0")),
@@ -122,6 +131,8 @@ export interface Config {
     useSimulator: boolean;
   };
   signingSecret: string;
+  /** days stored results and their download links live */
+  mediaRetentionDays: number;
   /** the queue dashboard's basic-auth password; undefined: the dashboard is off */
   dashboardPassword: string | undefined;
   database: ConfiguredDatabase;
@@ -241,6 +252,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
     adminIds: e.ADMIN_IDS,
     welcomeCredits: e.WELCOME_CREDITS,
+    mediaRetentionDays: e.MEDIA_RETENTION_DAYS,
     pricesFile: e.PRICES_FILE,
     dataDir: e.DATA_DIR,
     http: { host: e.HOST, port },

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
 import { generations } from "../db/schema";
 import type { GenerationsContext } from "./context";
@@ -63,6 +63,22 @@ export function generationReads(ctx: Pick<GenerationsContext, "db">) {
     return row?.n ?? 0;
   }
 
-  return { get, byTaskId, paramsOf, unfinished, recent, countByState, waitingCount };
+  /** Of these ids, the generations at rest since before `cutoff`: their stored results may go. */
+  async function restingSince(ids: string[], cutoff: Date): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .select({ id: generations.id })
+      .from(generations)
+      .where(
+        and(
+          inArray(generations.id, ids),
+          notInArray(generations.state, notAtRest),
+          sql`coalesce(${generations.finishedAt}, ${generations.updatedAt}) < ${cutoff.toISOString()}::timestamptz`,
+        ),
+      );
+    return rows.map((r) => r.id);
+  }
+
+  return { get, byTaskId, paramsOf, unfinished, recent, countByState, waitingCount, restingSince };
 }
 export type GenerationReads = ReturnType<typeof generationReads>;

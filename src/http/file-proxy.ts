@@ -28,8 +28,10 @@ export function fileProxyRoutes(deps: FileProxyDeps): Hono {
     if (!v.ok) return c.json({ error: v.reason }, v.reason === "expired" ? 410 : 403);
     const p = v.payload;
     if (p.k === "out") {
+      if (!deps.store.contains(p.p)) return c.json({ error: "not_found" }, 404);
       const file = await deps.store.existing(p.p);
-      if (!file) return c.json({ error: "not_found" }, 404);
+      // a signed path inside the store names a file we made: it is gone past its retention
+      if (!file) return c.json({ error: "gone" }, 410);
       const body = Readable.toWeb(deps.store.open(p.p)) as unknown as ReadableStream;
       return new Response(body, {
         headers: {

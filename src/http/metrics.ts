@@ -80,6 +80,20 @@ export function createMetrics(sources?: MetricsSources) {
     buckets: [5, 10, 20, 30, 60, 120, 300, 600, 1200],
     registers: [registry],
   });
+  // by route pattern, never the path: a path may hold a secret, and paths are unbounded
+  const httpRequests = new Counter({
+    name: "msb_http_requests_total",
+    help: "HTTP requests answered, by method, route pattern and status",
+    labelNames: ["method", "route", "status"],
+    registers: [registry],
+  });
+  const httpSeconds = new Histogram({
+    name: "msb_http_request_duration_seconds",
+    help: "Time to answer an HTTP request, by method, route pattern and status",
+    labelNames: ["method", "route", "status"],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [registry],
+  });
   collectDefaultMetrics({ register: registry, prefix: "msb_" });
   return {
     registry,
@@ -93,6 +107,8 @@ export function createMetrics(sources?: MetricsSources) {
     credits,
     generationOutcomes,
     confirmToDelivered,
+    httpRequests,
+    httpSeconds,
   };
 }
 export type Metrics = ReturnType<typeof createMetrics>;

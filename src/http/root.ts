@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import type { Logger } from "../lib/logger";
+import type { Metrics } from "./metrics";
 
 /** health checks and scrapes come every few seconds: not worth an info line each */
 const probes = new Set(["/healthz", "/readyz", "/metrics"]);
@@ -12,7 +13,7 @@ const probes = new Set(["/healthz", "/readyz", "/metrics"]);
  * with whatever secret the error quotes): here it is logged through the logger,
  * by route pattern (a path may hold a secret), and answered with a bare 500.
  */
-export function rootApp(logger: Logger): Hono {
+export function rootApp(logger: Logger, metrics?: Pick<Metrics, "httpRequests" | "httpSeconds">): Hono {
   const app = new Hono();
   // an access log line per request, with an id the caller sees too (X-Request-Id);
   // by route pattern, never the path (a path may hold a secret); probes only at debug
@@ -27,6 +28,9 @@ export function rootApp(logger: Logger): Hono {
       status: c.res.status,
       ms: Math.round(performance.now() - started),
     };
+    const labels = { method: line.method, route: line.route, status: String(line.status) };
+    metrics?.httpRequests.inc(labels);
+    metrics?.httpSeconds.observe(labels, line.ms / 1000);
     if (probes.has(c.req.routePath)) logger.debug(line, "http");
     else logger.info(line, "http");
   });

@@ -1,6 +1,8 @@
+import { removeExpiredMedia } from "../storage/media-retention";
+import { every } from "./periodic";
 import type { Services } from "./services";
 import type { RuntimePolicy, RuntimeTiming } from "./settings";
-import { phase, type StopPhases } from "./stop-phases";
+import type { StopPhases } from "./stop-phases";
 
 /**
  * The worker's periodic look on the operator's behalf: the whole ledger
@@ -12,7 +14,6 @@ export function startOperatorChecks(
   settings: { timing: RuntimeTiming; policy: RuntimePolicy },
   stops: StopPhases,
 ) {
-  let running: Promise<void> | undefined;
   const check = async () => {
     const violations = await s.ledger.audit();
     if (violations.length > 0) {
@@ -25,16 +26,22 @@ export function startOperatorChecks(
         await s.alert("backlog", { queue: queue.name, waiting, limit: settings.policy.backlogLimit });
     }
   };
-  const timer = setInterval(() => {
-    running ??= check()
-      .catch((err: unknown) => s.logger.warn({ err }, "operator checks failed"))
-      .finally(() => {
-        running = undefined;
-      });
-  }, s.clock.toReal(settings.timing.operatorChecksEveryMs));
-  timer.unref();
-  stops.onStop(phase.reconciler, async () => {
-    clearInterval(timer);
-    await running;
+  every("operator checks", s.clock.toReal(settings.timing.operatorChecksEveryMs), check, {
+    logger: s.logger,
+    stops,
   });
+}
+
+/** Our copies of results, deleted once older than MEDIA_RETENTION_DAYS (their links expire with them). */
+export function startMediaRetention(s: Services, timing: RuntimeTiming, stops: StopPhases) {
+  const sweep = async () => {
+    const removed = await removeExpiredMedia({
+      store: s.store,
+      restingSince: s.generations.restingSince,
+      now: s.now,
+      retentionDays: s.config.mediaRetentionDays,
+    });
+    if (removed > 0) s.logger.info({ removed }, "stored results past their retention deleted");
+  };
+  every("media retention", s.clock.toReal(timing.mediaRetentionEveryMs), sweep, { logger: s.logger, stops });
 }

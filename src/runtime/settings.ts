@@ -15,6 +15,8 @@ export interface RuntimeTiming {
   operatorChecksEveryMs: number;
   /** an alert of one kind (other than a service refusal) reaches the admins at most once per this */
   alertWindowMs: number;
+  /** how often the worker deletes stored results past their retention */
+  mediaRetentionEveryMs: number;
 }
 
 export const defaultTiming: RuntimeTiming = {
@@ -28,6 +30,7 @@ export const defaultTiming: RuntimeTiming = {
   updateLeaseMs: 60_000,
   operatorChecksEveryMs: 10 * 60_000,
   alertWindowMs: 30 * 60_000,
+  mediaRetentionEveryMs: 60 * 60_000,
 };
 
 /** How far the bot goes before it gives up, and how long what it hands out lives. */

@@ -76,7 +76,7 @@ export async function startWebRole(
 
 /** The worker role's own HTTP server: `/healthz`, `/readyz` and its own `/metrics`. */
 export async function startHealthServer(s: Services, readiness: Readiness, stops: StopPhases) {
-  const app = rootApp(s.logger);
+  const app = rootApp(s.logger, s.metrics);
   app.route(
     "/",
     healthRoutes({
@@ -121,7 +121,7 @@ function webRoutes(
   readiness: Readiness,
 ): Hono {
   const { config, logger, metrics, now } = s;
-  const app = rootApp(logger);
+  const app = rootApp(logger, metrics);
   app.route(
     "/",
     healthRoutes({ db: s.db, redis: s.redis, queues: s.queues.all, metrics, parts: readiness.snapshot }),

@@ -2,7 +2,7 @@ import { showStatus } from "../generations/deliver/status-message";
 import { reconcile, startReconciler } from "../generations/reconciler";
 import { pollIntervalMs } from "../media/catalog";
 import { startWorkers, type WorkerSet } from "../queue/workers";
-import { startOperatorChecks } from "./operator-checks";
+import { startMediaRetention, startOperatorChecks } from "./operator-checks";
 import type { Services } from "./services";
 import type { RuntimePolicy, RuntimeTiming } from "./settings";
 import { phase, type StopPhases } from "./stop-phases";
@@ -58,6 +58,7 @@ export function startWorkerRole(
       signingSecret: config.signingSecret,
       now: s.now,
       maxDeliveryAttempts: policy.maxDeliveryAttempts,
+      retentionDays: config.mediaRetentionDays,
       markBlocked: async (userId) => {
         await s.users.markBlocked(userId);
       },
@@ -72,5 +73,6 @@ export function startWorkerRole(
   );
   stops.onStop(phase.reconciler, async () => reconciler.stop());
   startOperatorChecks(s, settings, stops);
+  startMediaRetention(s, timing, stops);
   return workers;
 }

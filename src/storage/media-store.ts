@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rename, stat } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import { join, normalize, sep } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -106,10 +106,29 @@ export function createMediaStore(root: string, options: { fetch?: typeof fetch; 
     return stored;
   }
 
+  /** whether a path names something inside the store (a file or not) */
+  function contains(path: string): boolean {
+    try {
+      resolve(path);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** the generation folders at the top of the store */
+  async function folders(): Promise<string[]> {
+    const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
+    return entries.filter((e) => e.isDirectory()).map((e) => e.name);
+  }
+
   return {
     root,
     copy,
     existing,
+    contains,
+    folders,
+    removeFolder: (folder: string) => rm(resolve(folder), { recursive: true, force: true }),
     open: (path: string) => createReadStream(resolve(path)),
     resolve,
   };

@@ -1,6 +1,10 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Harness, startHarness } from "../support/harness";
+import { freePort, type Harness, redisUrl, startHarness } from "../support/harness";
 
 /** `npm run build && npm start`: plain node on the bundle in dist/, as the image runs it. */
 describe("the built bot", () => {
@@ -51,5 +55,53 @@ describe("the built bot", () => {
     process.kill(-child.pid!, "SIGTERM");
     await exited;
     expect(out).toContain("draining: no new updates");
+  });
+
+  test("npm start with nothing configured starts the playground from the build and stops on SIGINT", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "msb-start-playground-"));
+    const port = await freePort();
+    const child = spawn("npm", ["start"], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "/root",
+        DATA_DIR: dataDir,
+        REDIS_URL: redisUrl,
+        REDIS_PREFIX: `msb-start-${randomBytes(4).toString("hex")}`,
+        PORT: String(port),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    let out = "";
+    const collect = (d: Buffer) => {
+      out += d.toString();
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    try {
+      const address = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no address printed in time:\n${out}`)), 90_000);
+        const look = () => {
+          const m = /Open (http:\/\/\S+) in a browser/.exec(out);
+          if (m?.[1]) {
+            clearTimeout(timer);
+            resolve(m[1]);
+          } else setTimeout(look, 50);
+        };
+        look();
+      });
+      expect(out).toContain("node --enable-source-maps dist/main.js");
+      expect(address).toBe(`http://127.0.0.1:${port}/playground/`);
+      const page = await fetch(address);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("<script");
+      process.kill(-child.pid!, "SIGINT");
+      await exited;
+      await expect(fetch(address)).rejects.toThrow();
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGKILL");
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

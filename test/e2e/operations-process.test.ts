@@ -93,6 +93,39 @@ describe("operations through the real process", () => {
     expect(run.lines[0]).toContain("REDIS_URL");
   });
 
+  test("Postgres unreachable at start: one clear line and a non-zero exit within 10 s", async () => {
+    h = await startHarness({ noRuntime: true });
+    const started = Date.now();
+    const run = startMain({
+      ...h.env,
+      DATABASE_URL: "postgres://postgres@127.0.0.1:1/nowhere",
+      PORT: "0",
+      LOG_LEVEL: "info",
+    });
+    main = run.child;
+    const { code, atMs } = await run.exited;
+    expect(code).toBe(1);
+    expect(atMs - started).toBeLessThan(10_000);
+    expect(run.lines).toEqual([expect.stringContaining("Postgres at 127.0.0.1:1 does not answer")]);
+    expect(run.lines[0]).toContain("DATABASE_URL");
+  });
+
+  test("a bot token Telegram refuses (401): a clear line and a non-zero exit", async () => {
+    h = await startHarness({ noRuntime: true });
+    const run = startMain({
+      ...h.env,
+      BOT_TOKEN: "7000000009:AAWrongTokenTheStandInDoesNotKnow_012345",
+      PORT: "0",
+      LOG_LEVEL: "info",
+    });
+    main = run.child;
+    const { code } = await run.exited;
+    expect(code).toBe(1);
+    expect(run.lines.join("\n")).toContain("Telegram refused the bot token");
+    expect(run.lines.join("\n")).toContain("check BOT_TOKEN");
+    expect(run.lines.join("\n")).not.toContain("AAWrongTokenTheStandInDoesNotKnow");
+  });
+
   test("Telegram answering 409 (another instance polls): a clear line and a non-zero exit", async () => {
     h = await startHarness({ noRuntime: true });
     h.tg.failNext("getUpdates", {

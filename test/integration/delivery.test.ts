@@ -109,6 +109,7 @@ describe("delivering outputs to Telegram", () => {
       publicUrl: "https://bot.example.com",
       signingSecret: secret,
       now: () => Date.now(),
+      retentionDays: 7,
     };
   }
 
@@ -170,15 +171,18 @@ describe("delivering outputs to Telegram", () => {
     expect(tg.fileBytes(m!.document!.file_id).length).toBe(big.length);
   });
 
-  test("a file over the 50 MB upload limit goes as a signed link to our storage", async () => {
+  test("a file over the 50 MB upload limit goes as a signed link to our storage, living as long as the stored copy", async () => {
     const huge = randomBytes(telegramLimits.uploadMaxBytes + 1);
     const g = generation("video", [serve("/huge.mp4", huge, "video/mp4")]);
-    const sent = await deliverOutputs(g, deps());
+    const sent = await deliverOutputs(g, { ...deps(), retentionDays: 3 });
     const m = user.messages().find((x) => x.message_id === sent.messageIds[0]);
     const link = /https:\/\/bot\.example\.com\/files\/(\S+)/.exec(m?.text ?? "");
     expect(link).not.toBeNull();
     const verified = verifyFileToken(secret, link![1]!, Date.now());
     expect(verified).toMatchObject({ ok: true, payload: { k: "out", p: `${g.id}/0.mp4` } });
+    expect(m?.text).toContain("works for 3 days");
+    const expires = verified.ok ? verified.payload.e : 0;
+    expect(Math.abs(expires - (Date.now() / 1000 + 3 * 86_400))).toBeLessThan(120);
     expect(tg.callsOf("sendVideo").length).toBe(0);
   });
 

@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { createMetrics } from "../../src/http/metrics";
 import { rootApp } from "../../src/http/root";
 import { createLogger } from "../../src/lib/logger";
 
@@ -66,5 +67,26 @@ describe("the HTTP root app", () => {
       }),
     ]);
     expect(JSON.stringify(lines)).not.toContain("the-path-secret");
+  });
+
+  test("every answer is counted and timed by method, route pattern and status, never by path", async () => {
+    const metrics = createMetrics();
+    const app = rootApp(createLogger("silent"), metrics);
+    app.post("/webhooks/media/:secret", (c) => c.json({ ok: true }));
+    app.get("/boom", () => {
+      throw new Error("boom");
+    });
+    for (const secret of ["first-path-secret", "second-path-secret"])
+      await app.request(`/webhooks/media/${secret}`, { method: "POST" });
+    await app.request("/boom");
+    const text = await metrics.registry.metrics();
+    expect(text).toContain(
+      'msb_http_requests_total{method="POST",route="/webhooks/media/:secret",status="200"} 2',
+    );
+    expect(text).toContain('msb_http_requests_total{method="GET",route="/boom",status="500"} 1');
+    expect(text).toMatch(
+      /msb_http_request_duration_seconds_count\{method="POST",route="\/webhooks\/media\/:secret",status="200"\} 2/,
+    );
+    expect(text).not.toContain("path-secret");
   });
 });

@@ -122,7 +122,7 @@ gen-done-late = Done after all! ✨ This one is free.
 gen-undeliverable =
     Sorry, the result could not be sent to you here.
     The { $price } credits it cost are back on your balance.
-gen-too-big-link = The file is too large for Telegram. Download it here (the link works for 7 days):
+gen-too-big-link = The file is too large for Telegram. Download it here (the link works for { $days } days):
 reason-invalid-request = the studio cannot make this with these settings
 
 ## Guided conversations, /history and /cancel

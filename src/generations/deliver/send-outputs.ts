@@ -31,8 +31,8 @@ export interface DeliveryDeps {
   signingSecret: string;
   now(): number;
   limits?: TelegramLimits;
-  /** how long a link to a large output stays valid */
-  linkTtlSeconds?: number;
+  /** days our copy of a result is kept: a link to a large output lives as long */
+  retentionDays: number;
 }
 
 export interface Delivered {
@@ -166,7 +166,7 @@ export async function deliverOutputs(g: Generation, deps: DeliveryDeps): Promise
   }
 
   if (tooBig.length > 0) {
-    const expires = Math.floor(deps.now() / 1000) + (deps.linkTtlSeconds ?? 7 * 24 * 3600);
+    const expires = Math.floor(deps.now() / 1000) + deps.retentionDays * 24 * 3600;
     const links = tooBig.map(
       (f) =>
         `${deps.publicUrl}/files/${signFileToken(deps.signingSecret, { k: "out", p: f.path, e: expires })}`,
@@ -174,7 +174,7 @@ export async function deliverOutputs(g: Generation, deps: DeliveryDeps): Promise
     sent.push(
       await deps.api.sendMessage(
         chatId,
-        [caption, deps.t(g.language, "gen-too-big-link"), ...links].join("\n"),
+        [caption, deps.t(g.language, "gen-too-big-link", { days: deps.retentionDays }), ...links].join("\n"),
         {
           reply_markup: keyboard,
           link_preview_options: { is_disabled: true },

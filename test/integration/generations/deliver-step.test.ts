@@ -81,6 +81,7 @@ describe("the deliver step", () => {
       logger: pino({ level: "silent" }),
       markBlocked: async (userId) => void blocked.push(userId),
       maxDeliveryAttempts: defaultPolicy.maxDeliveryAttempts,
+      retentionDays: 7,
     };
   }
 

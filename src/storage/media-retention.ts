@@ -1,0 +1,32 @@
+import type { MediaStore } from "./media-store";
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** folders looked up in one query */
+const batch = 500;
+
+export interface MediaRetentionDeps {
+  store: Pick<MediaStore, "folders" | "removeFolder">;
+  /** of these generation ids, those at rest since before the cutoff */
+  restingSince(ids: string[], cutoff: Date): Promise<string[]>;
+  now(): number;
+  retentionDays: number;
+}
+
+/**
+ * Deletes our copies of results older than the retention (a result's folder is
+ * named by its generation). A generation still on its way to the chat keeps its
+ * files whatever their age; a folder that names no generation is left alone.
+ * Links to a removed file answer 410 (the file proxy), as they expire with it.
+ */
+export async function removeExpiredMedia(deps: MediaRetentionDeps): Promise<number> {
+  const cutoff = new Date(deps.now() - deps.retentionDays * 24 * 3_600_000);
+  const candidates = (await deps.store.folders()).filter((f) => uuid.test(f));
+  let removed = 0;
+  for (let i = 0; i < candidates.length; i += batch) {
+    for (const id of await deps.restingSince(candidates.slice(i, i + batch), cutoff)) {
+      await deps.store.removeFolder(id);
+      removed++;
+    }
+  }
+  return removed;
+}
