@@ -78,11 +78,22 @@ export async function startPolling(
       },
     },
   };
+  // `silent` only keeps the runner's own retry messages off stderr: each failed
+  // fetch is logged above through the scrubbed logger, and a fatal one ends the process
   const runner = run(journaled, {
     runner: { fetch: { allowed_updates: allowedUpdates, timeout: timeoutSeconds }, silent: true },
   });
 
   let stopping: Promise<void> | undefined;
+  // polling that ends without being stopped leaves a bot that looks alive and answers nobody
+  void runner.task()?.then(
+    () => {
+      if (!stopping) options.onFatal?.("polling stopped on its own");
+    },
+    (err: unknown) => {
+      if (!stopping) options.onFatal?.(`polling failed: ${err instanceof Error ? err.message : String(err)}`);
+    },
+  );
   async function drain(): Promise<void> {
     await runner.stop();
     const deadline = Date.now() + drainTimeoutMs;
