@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, test } from "vitest";
+import { translate } from "../../src/bot/i18n";
 import { generations, processedUpdates } from "../../src/db/schema";
 import {
   eventually,
@@ -57,6 +58,14 @@ describe.each([
 
     const before = await harness.db.db.select().from(generations).where(eq(generations.userId, user.id));
     expect(before).toHaveLength(point === "confirm:after-create" ? 1 : 0);
+    if (point === "confirm:before-create") {
+      // "queued" is shown only for a generation that exists: the panel never said it
+      const queued = translate("en", "gen-queued");
+      const panel = user.messages().find((m) => m.message_id === offer.message_id);
+      expect(panel).toBeDefined();
+      const shown = [...panel!.history, panel!].map((m) => m.text ?? "");
+      expect(shown.some((text) => text.includes(queued))).toBe(false);
+    }
     // the press itself reached the journal before Telegram forgot it
     expect(await harness.db.db.$count(processedUpdates, eq(processedUpdates.state, "pending"))).toBe(1);
 

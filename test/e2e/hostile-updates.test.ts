@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Message, Update, User } from "grammy/types";
+import type { Chat, Message, Update, User } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { groupAnonymousBotId } from "../../src/bot/middleware/people-only";
 import { generations, processedUpdates, users } from "../../src/db/schema";
@@ -102,6 +102,61 @@ describe("odd and hostile updates", () => {
       expect(await h.runtime.ledger.account(id)).toMatchObject({ available: 0, held: 0 });
       expect(await h.db.db.$count(generations, eq(generations.userId, id))).toBe(0);
     }
+    expect(errorLines()).toEqual([]);
+  });
+
+  test("item 2: a bot writing in a group (is_bot, no sender_chat) gets no account and is told to write as itself", async () => {
+    const member = await startedUser(h);
+    const group = h.tg.group({ members: [member] });
+    const bot: User = { id: 6_100_000_001, is_bot: true, first_name: "Other", username: "other_helper_bot" };
+    const command = (text: string) => ({
+      message: {
+        message_id: 910_000 + ++queryNo,
+        date: Math.floor(Date.now() / 1000),
+        chat: group.chat as Chat.SupergroupChat,
+        from: bot,
+        text,
+        entities: [{ type: "bot_command" as const, offset: 0, length: text.split(" ")[0]!.length }],
+      },
+    });
+    h.tg.inject(command(`/start@${h.tg.botUser.username}`));
+    h.tg.inject(command(`/balance@${h.tg.botUser.username}`));
+    await settle();
+    const answers = group.messages().map((m) => m.text ?? "");
+    expect(answers.filter((t) => t.includes("write as yourself"))).toHaveLength(2);
+    expect(answers.some((t) => t.includes("credits"))).toBe(false);
+    expect(await h.db.db.$count(users, eq(users.id, bot.id))).toBe(0);
+    expect(await h.runtime.ledger.account(bot.id)).toMatchObject({ available: 0, held: 0 });
+    expect(errorLines()).toEqual([]);
+  });
+
+  test("item 2: a press from GroupAnonymousBot is answered with 'write as yourself' and opens no account", async () => {
+    const member = await startedUser(h);
+    const group = h.tg.group({ members: [member] });
+    const sent = await h.tg.call("sendMessage", {
+      chat_id: group.id,
+      text: "Choose your language:",
+      reply_markup: { inline_keyboard: [[{ text: "English", callback_data: "language:en" }]] },
+    });
+    if (!sent.ok) throw new Error("could not send");
+    const id = `hostile-${++queryNo}`;
+    h.tg.inject({
+      callback_query: {
+        id,
+        from: { id: groupAnonymousBotId, is_bot: true, first_name: "Group", username: "GroupAnonymousBot" },
+        message: sent.result as Message,
+        chat_instance: "hostile",
+        data: "language:en",
+      },
+    });
+    await settle();
+    const calls = callsFor("answerCallbackQuery", id);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.params).toMatchObject({ show_alert: true });
+    expect(String(calls[0]!.params.text)).toContain("write as yourself");
+    expect(await h.db.db.$count(users, eq(users.id, groupAnonymousBotId))).toBe(0);
+    expect(await h.runtime.ledger.account(groupAnonymousBotId)).toMatchObject({ available: 0, held: 0 });
+    expect(group.messages().filter((m) => m.text !== "Choose your language:")).toEqual([]);
     expect(errorLines()).toEqual([]);
   });
 

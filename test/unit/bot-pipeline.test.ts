@@ -38,6 +38,7 @@ const prefix = `msb-test-pipeline-${randomBytes(4).toString("hex")}`;
 const logLines: string[] = [];
 let nextUpdateId = 1;
 let nextUserId = 9_100_000;
+const answerAttempts: Record<string, unknown>[] = [];
 
 /** A minimal Bot API over HTTP: records calls, answers sendMessage, and 403 for chats in `blocked`. */
 async function startFakeApi() {
@@ -77,6 +78,16 @@ function makeBot(options: { limit?: number; deps?: BotDeps } = {}) {
   const boom = new Composer<BotContext>();
   boom.command("boom", () => {
     throw new Error("db password=hunter2 exploded");
+  });
+  // answers the press (through an Api that also records every answer the update's
+  // handling attempts, before the shown-messages guard can drop one), then fails
+  boom.callbackQuery("boom", async (ctx) => {
+    ctx.api.config.use((prev, method, payload, signal) => {
+      if (method === "answerCallbackQuery") answerAttempts.push(payload as Record<string, unknown>);
+      return prev(method, payload, signal);
+    });
+    await ctx.answerCallbackQuery({ text: "on it" });
+    throw new Error("failed after answering");
   });
   const bot = createBot("123456:test-token-not-real-aaaaaaaaaaaa", options.deps ?? deps, {
     apiRoot: api.apiRoot,
@@ -179,6 +190,36 @@ describe("the bot's middleware chain", () => {
     expect(texts()).toEqual(["متأسفیم، مشکلی از طرف ما پیش آمد. لطفاً کمی بعد دوباره امتحان کنید."]);
     const logged = logLines.find((l) => l.includes("update failed"));
     expect(logged).toContain("exploded");
+  });
+
+  test("a press answered before the handler fails is not answered again; the user is still told", async () => {
+    const { bot, texts } = makeBot();
+    const user = { id: nextUserId++ };
+    const queryId = `cq-boom-${user.id}`;
+    const since = api.calls.length;
+    await bot.handleUpdate({
+      update_id: nextUpdateId++,
+      callback_query: {
+        id: queryId,
+        chat_instance: "ci",
+        data: "boom",
+        from: { id: user.id, is_bot: false, first_name: "Tester", language_code: "en" },
+        message: {
+          message_id: 1,
+          date: 0,
+          chat: { id: user.id, type: "private", first_name: "Tester" },
+          text: "a menu",
+        },
+      },
+    });
+    const answers = api.calls.slice(since).filter((c) => c.method === "answerCallbackQuery");
+    expect(answers).toHaveLength(1);
+    expect(answers[0]!.payload).toMatchObject({ callback_query_id: queryId, text: "on it" });
+    // the error boundary did not even try a second answer
+    expect(answerAttempts.filter((a) => a.callback_query_id === queryId)).toHaveLength(1);
+    expect(texts()).toHaveLength(1);
+    expect(texts()[0]).toContain("something went wrong");
+    expect(logLines.some((l) => l.includes("failed after answering"))).toBe(true);
   });
 
   test("a 403 'blocked by the user' marks the user blocked; writing again clears it", async () => {
