@@ -40,3 +40,7 @@ export type TranslateFor = (language: string, key: string, vars?: TranslationVar
 export function translate(language: Language, key: string, variables?: TranslationVars) {
   return i18n.t(language, key, variables);
 }
+
+/** `TranslateFor` over `translate`: a saved language code, English when unknown. */
+export const translateFor: TranslateFor = (language, key, vars) =>
+  translate(languageFromCode(language), key, vars);

@@ -1,8 +1,8 @@
 import type { Context } from "grammy";
 
 /**
- * The key of per-chat-and-user state: sessions use it, and so should
- * conversations, so one user's state in a group is theirs alone.
+ * The key of per-chat-and-user state (the conversations use it), so one
+ * user's state in a group is theirs alone.
  * undefined for updates without both a chat and a sender (inline queries, …).
  */
 export function chatUserKey(ctx: Pick<Context, "chatId" | "from">): string | undefined {

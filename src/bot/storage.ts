@@ -5,9 +5,9 @@ import type { Database } from "../db/client";
 import { kvStore } from "../db/schema";
 
 /**
- * A grammY StorageAdapter over the `kv_store` table, for sessions and
- * conversations alike. Keys are stored as `prefix + key`, so several users of
- * the table never collide. Works the same on Postgres and PGlite.
+ * A grammY StorageAdapter over the `kv_store` table (today the conversations'
+ * state). Keys are stored as `prefix + key`, so several users of the table
+ * never collide. Works the same on Postgres and PGlite.
  *
  * Values are JSON (jsonb): pass a zod `schema` to check what comes back; a
  * stored value that no longer parses reads as missing, like a fresh start.

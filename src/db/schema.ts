@@ -251,7 +251,7 @@ export const broadcastRecipients = pgTable(
   (t) => [uniqueIndex("broadcast_recipients_pk").on(t.broadcastId, t.userId)],
 );
 
-/** Conversation and session storage (grammY StorageAdapter). */
+/** Conversation state (grammY StorageAdapter, see bot/storage.ts). */
 export const kvStore = pgTable("kv_store", {
   key: text("key").primaryKey(),
   value: jsonb("value").notNull(),

@@ -44,7 +44,7 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
   }
 
   /** submitting → queued: the service did not take it (429, 5xx, paused); try again later. */
-  function backToQueue(id: string): Promise<Generation | null> {
+  function requeue(id: string): Promise<Generation | null> {
     return move(db, id, ["submitting"], "queued");
   }
 
@@ -206,7 +206,7 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
   return {
     startSubmit,
     resubmit,
-    backToQueue,
+    requeue,
     accept: told(accept, (g) => observe({ step: "submitted", g })),
     adopt: told(adopt, (g) => {
       if (g.state === "pending") observe({ step: "submitted", g });

@@ -17,7 +17,7 @@ function findProjectRoot(from: string): string {
   }
 }
 
-export const projectRoot = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
+const projectRoot = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
 
 /** A file or folder of the project, by its path from the project root. */
 export const projectPath = (...parts: string[]) => join(projectRoot, ...parts);

@@ -4,7 +4,7 @@ import { projectPath } from "../lib/project-root";
 
 const webDir = projectPath("src", "playground", "web");
 /** dist/playground at the project root */
-export const pageDir = projectPath("dist", "playground");
+const pageDir = projectPath("dist", "playground");
 
 function newestSource(dir: string): number {
   let newest = 0;
@@ -16,7 +16,7 @@ function newestSource(dir: string): number {
 }
 
 /** True when dist/ has no page, or one older than its sources. */
-export function pageIsStale(): boolean {
+function pageIsStale(): boolean {
   const index = join(pageDir, "index.html");
   return !existsSync(index) || statSync(index).mtimeMs < newestSource(webDir);
 }

@@ -1,21 +1,5 @@
-import type { Message } from "grammy/types";
+import type { FeedEvent, MessageView } from "./feed-types";
 import type { StoredMessage, TelegramStandIn } from "./telegram";
-
-/** A message as the page shows it. */
-export interface MessageView {
-  chatId: number;
-  id: number;
-  fromBot: boolean;
-  message: Message;
-  /** a reply keyboard, its removal, or a force reply sent with the message */
-  markup?: Record<string, unknown>;
-  edited: boolean;
-}
-
-export type FeedEvent =
-  | { type: "new" | "edited"; message: MessageView }
-  | { type: "deleted"; chatId: number; id: number }
-  | { type: "answer"; chatId: number; queryId: string; text?: string; alert: boolean };
 
 export function viewOf(chatId: number, stored: StoredMessage): MessageView {
   return {

@@ -5,7 +5,8 @@ import { streamSSE } from "hono/streaming";
 import { parseBuffer } from "music-metadata";
 import { z } from "zod";
 import type { Cast, CastMember } from "./cast";
-import { type ChatFeed, type FeedEvent, viewOf } from "./chat-feed";
+import { type ChatFeed, viewOf } from "./chat-feed";
+import type { FeedEvent } from "./feed-types";
 import type { FileSpec, TelegramStandIn, TestUser } from "./telegram";
 import { imageSize } from "./telegram/images";
 

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { Api } from "grammy";
 import { Redis } from "ioredis";
-import { type TranslateFor, translate } from "../bot/i18n";
+import { translateFor } from "../bot/i18n";
 import { boundedAutoRetry } from "../bot/transformers";
 import type { Config } from "../config";
 import { createLedger } from "../credits/ledger";
@@ -16,7 +16,7 @@ import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import type { MediaClient } from "../media/client";
 import { createPrices, loadPriceTable } from "../pricing/prices";
-import { createQueues, generationQueues } from "../queue/queues";
+import { createQueues, generationQueues, type Queues } from "../queue/queues";
 import { createSyncHints } from "../queue/sync-hints";
 import { createMediaStore } from "../storage/media-store";
 import { signFileToken, signGid } from "../storage/signed-tokens";
@@ -57,33 +57,13 @@ export async function openServices(config: Config, options: ServiceOptions, stop
   const store = createMediaStore(join(config.dataDir, "media"));
   // the gauges read generations at scrape time; generations report to the counters
   let generations: Generations | undefined;
-  const metrics = createMetrics({
-    generationsByState: async () => (generations ? generations.countByState() : {}),
-    queueDepths: async () => {
-      const out: Record<string, Record<string, number>> = {};
-      for (const q of queues.all) out[q.name] = await q.getJobCounts("wait", "active", "delayed", "failed");
-      return out;
-    },
-  });
-
+  const metrics = serviceMetrics(queues, () => generations);
   const api = config.telegram.token ? telegramApi(config, metrics) : undefined;
-  const alert: AdminAlert = api
-    ? adminAlerts({
-        api,
-        redis,
-        prefix: config.redis.prefix,
-        adminIds: config.adminIds,
-        clock,
-        logger,
-        languageOf: async (id) => languageFromCode((await users.get(id))?.language),
-        windowMs: (kind) =>
-          kind === "service-refused" ? options.timing.operatorPauseMs : options.timing.alertWindowMs,
-      })
-    : async () => undefined;
   const users = createUsers(db, ledger, {
     welcomeCredits: config.welcomeCredits,
     onGranted: (credits) => metrics.credits.inc({ movement: "granted" }, credits),
   });
+  const alert = operatorAlert(api, redis, config, options, async (id) => (await users.get(id))?.language);
   generations = createGenerations({
     db,
     credits: ledger,
@@ -102,7 +82,6 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     : await connectMediaService(config, { clock, logger, policy }, stops);
   const media = instrumentMediaClient(connected.media, metrics);
 
-  const t: TranslateFor = (language, key, vars) => translate(languageFromCode(language), key, vars);
   const now = () => clock.now();
 
   return {
@@ -124,10 +103,44 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     simulator: connected.simulator,
     api,
     alert,
-    t,
+    t: translateFor,
     now,
     ...serviceRequestLinks(config, now, policy),
   };
+}
+
+/** The metrics; its gauges ask the generations (once they exist) and the queues at scrape time. */
+function serviceMetrics(queues: Queues, generations: () => Generations | undefined): Metrics {
+  return createMetrics({
+    generationsByState: async () => generations()?.countByState() ?? {},
+    queueDepths: async () => {
+      const out: Record<string, Record<string, number>> = {};
+      for (const q of queues.all) out[q.name] = await q.getJobCounts("wait", "active", "delayed", "failed");
+      return out;
+    },
+  });
+}
+
+/** Alerts to the admins in their language; without a Telegram token they go nowhere. */
+function operatorAlert(
+  api: Api | undefined,
+  redis: Redis,
+  config: Config,
+  options: ServiceOptions,
+  languageOf: (adminId: number) => Promise<string | undefined>,
+): AdminAlert {
+  if (!api) return async () => undefined;
+  return adminAlerts({
+    api,
+    redis,
+    prefix: config.redis.prefix,
+    adminIds: config.adminIds,
+    clock: options.clock,
+    logger: options.logger,
+    languageOf: async (id) => languageFromCode(await languageOf(id)),
+    windowMs: (kind) =>
+      kind === "service-refused" ? options.timing.operatorPauseMs : options.timing.alertWindowMs,
+  });
 }
 
 /** The workers' Telegram API: 429s counted beneath a bounded auto-retry. */
@@ -159,4 +172,5 @@ export function serviceRequestLinks(config: Config, now: () => number, policy: R
     }),
   };
 }
+
 export type Services = Awaited<ReturnType<typeof openServices>>;

@@ -90,7 +90,7 @@ export interface EngineOptions {
 
 const longSideOf = { "1K": 1024, "2K": 2048, "4K": 4096 } as const;
 
-export function pictureSize(imageSize: string, longSide: number): { width: number; height: number } {
+function pictureSize(imageSize: string, longSide: number): { width: number; height: number } {
   const [w, h] = imageSize.split(":").map(Number) as [number, number];
   return w >= h
     ? { width: longSide, height: Math.round((longSide * h) / w) }

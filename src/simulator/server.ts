@@ -54,7 +54,7 @@ export interface Simulator {
   setWebhook(target: WebhookTarget | undefined): void;
 }
 
-export const defaultLatencyMs: Record<Operation, number> = {
+const defaultLatencyMs: Record<Operation, number> = {
   image: 3000,
   edit: 4000,
   video: 20_000,

@@ -1,12 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { type TranslateFor, translate } from "../../src/bot/i18n";
+import { translateFor as t, translate } from "../../src/bot/i18n";
 import { generationStates } from "../../src/db/schema";
 import { queuedText, statusView } from "../../src/generations/deliver/status-message";
 import type { Generation } from "../../src/generations/service";
-import { languageFromCode } from "../../src/users/language";
 import { generationRow } from "../support/generation-row";
 
-const t: TranslateFor = (language, key, vars) => translate(languageFromCode(language), key, vars);
 const en = (key: string, vars?: Record<string, string | number>) => translate("en", key, vars);
 
 const generation = (patch: Partial<Generation>) => generationRow({ statusMessageId: 10, ...patch });

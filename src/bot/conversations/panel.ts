@@ -45,22 +45,18 @@ export type SubmitOutcome = "done" | "stay" | { note: string };
 
 function panelKeyboard<S>(spec: PanelSpec<S>, state: S, t: Screen["t"], price: PriceQuote): InlineKeyboard {
   const keyboard = new InlineKeyboard();
-  let inRow = 0;
-  for (const setting of spec.settings.filter((s) => s.visible(state))) {
-    if (inRow === 2) {
-      keyboard.row();
-      inRow = 0;
-    }
-    keyboard.text(setting.button(state), panelData.open(setting.id));
-    inRow++;
-  }
-  for (const toggle of spec.toggles.filter((s) => s.visible(state))) {
-    if (inRow === 2) {
-      keyboard.row();
-      inRow = 0;
-    }
-    keyboard.text(toggle.button(state), panelData.toggle(toggle.id));
-    inRow++;
+  // the options, then the toggles, two to a row
+  const buttons = [
+    ...spec.settings
+      .filter((s) => s.visible(state))
+      .map((s) => ({ label: s.button(state), data: panelData.open(s.id) })),
+    ...spec.toggles
+      .filter((s) => s.visible(state))
+      .map((s) => ({ label: s.button(state), data: panelData.toggle(s.id) })),
+  ];
+  for (const [i, { label, data }] of buttons.entries()) {
+    if (i > 0 && i % 2 === 0) keyboard.row();
+    keyboard.text(label, data);
   }
   keyboard
     .row()

@@ -2,9 +2,8 @@ import { Composer } from "grammy";
 import { showStatus } from "../../generations/deliver/status-message";
 import { stillRunning } from "../../generations/service";
 import { classifyTelegramError } from "../../telegram/telegram-error";
-import { languageFromCode } from "../../users/language";
 import type { BotContext } from "../context";
-import { translate } from "../i18n";
+import { translateFor } from "../i18n";
 
 /**
  * /cancel, always reachable (registered before the conversations): leaves the
@@ -28,9 +27,7 @@ cancelFeature.command("cancel", async (ctx) => {
       if (!cancelled) continue;
       lines.push(ctx.t("cancel-generation", { price: cancelled.price }));
       if (cancelled.statusMessageId) {
-        await showStatus(ctx.api, generations, cancelled, (language, key, vars) =>
-          translate(languageFromCode(language), key, vars),
-        ).catch((err: unknown) => {
+        await showStatus(ctx.api, generations, cancelled, translateFor).catch((err: unknown) => {
           // the notice is cosmetic: the cancellation itself stands
           if (!classifyTelegramError(err)) throw err;
         });

@@ -132,7 +132,7 @@ async function afterFailedSend(
 ): Promise<SubmitOutcome> {
   const { generations } = deps;
   if (!(err instanceof MediaServiceError)) {
-    await generations.backToQueue(id);
+    await generations.requeue(id);
     return { kind: "retry", error: err as Error };
   }
   if (err.kind === "invalid_request") {
@@ -152,7 +152,7 @@ async function afterFailedSend(
     );
     return { kind: "wait-for-adoption", delayMs: deps.adoptionGraceMs };
   }
-  await generations.backToQueue(id);
+  await generations.requeue(id);
   if (operatorProblems.has(err.kind)) {
     await deps.alertOperator(
       `the media service refused us (${err.status ?? "?"} ${err.code ?? err.kind}): ${err.message}`,

@@ -1,4 +1,4 @@
-import { deflateSync } from "node:zlib";
+import { encodePng } from "../../lib/png";
 
 /** Width and height from the header of a PNG, JPEG, GIF or WebP; undefined when it is none of them. */
 export function imageSize(bytes: Buffer): { width: number; height: number } | undefined {
@@ -38,46 +38,13 @@ export function imageSize(bytes: Buffer): { width: number; height: number } | un
   return undefined;
 }
 
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(data: Buffer): number {
-  let c = 0xffffffff;
-  for (const byte of data) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
 /** A valid PNG of one colour, so a bot that inspects what a user sent finds a real image. */
 export function solidPng(
   width: number,
   height: number,
   rgb: [number, number, number] = [200, 80, 40],
 ): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // truecolour
-  const row = Buffer.alloc(1 + width * 3);
-  for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
-  const raw = Buffer.alloc(row.length * height);
-  for (let y = 0; y < height; y++) row.copy(raw, y * row.length);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(raw)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
+  const row = Buffer.alloc(width * 3);
+  for (let x = 0; x < width; x++) row.set(rgb, x * 3);
+  return encodePng(width, height, () => row);
 }

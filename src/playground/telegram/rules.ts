@@ -57,7 +57,7 @@ export type TelegramRulesInput = Partial<Omit<TelegramRules, "flood" | "webhook"
 
 const MB = 1024 * 1024;
 
-export const defaultFloodRules: FloodRules = {
+const defaultFloodRules: FloodRules = {
   perChat: { perSecond: 1, burst: 3 },
   perGroupPerMinute: 20,
   globalPerSecond: 30,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** Shapes of the object-valued parameters; the rules on their contents live in the methods. */
-export const inlineButtonSchema = z.looseObject({
+const inlineButtonSchema = z.looseObject({
   text: z.string(),
   callback_data: z.string().optional(),
   url: z.string().optional(),

@@ -1,4 +1,5 @@
-import type { BotCommand, Message, User } from "grammy/types";
+import type { BotCommand, User } from "grammy/types";
+import type { MessageView } from "../feed-types";
 
 export interface Person {
   id: number;
@@ -14,20 +15,6 @@ export interface PlaygroundState {
   group: { id: number; title: string };
   topics: Array<{ id: number; name: string }>;
 }
-
-export interface MessageView {
-  chatId: number;
-  id: number;
-  fromBot: boolean;
-  message: Message;
-  markup?: Record<string, unknown>;
-  edited: boolean;
-}
-
-export type FeedEvent =
-  | { type: "new" | "edited"; message: MessageView }
-  | { type: "deleted"; chatId: number; id: number }
-  | { type: "answer"; chatId: number; queryId: string; text?: string; alert: boolean };
 
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
   const response = await fetch(`./api/${path}`, init);

@@ -1,6 +1,7 @@
 import type { BotCommand, KeyboardButton } from "grammy/types";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { api, type FeedEvent, type MessageView, type PlaygroundState } from "./api";
+import type { FeedEvent, MessageView } from "../feed-types";
+import { api, type PlaygroundState } from "./api";
 import { Bubble, type MessageActions } from "./message";
 
 interface Place {

@@ -1,5 +1,6 @@
 import type { InlineKeyboardButton, Message } from "grammy/types";
-import { api, type MessageView } from "./api";
+import type { MessageView } from "../feed-types";
+import { api } from "./api";
 import { FormattedText } from "./text";
 
 export interface MessageActions {

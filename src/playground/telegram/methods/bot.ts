@@ -5,7 +5,7 @@ import type { Params } from "../params";
 import { botCommandsSchema, type CommandScope, commandScopeSchema, menuButtonSchema } from "../schemas";
 import type { MethodHandler, World } from "../world";
 
-export function scopeKey(scope: CommandScope | undefined): string {
+function scopeKey(scope: CommandScope | undefined): string {
   if (!scope) return "default";
   switch (scope.type) {
     case "chat":

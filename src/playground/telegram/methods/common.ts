@@ -79,7 +79,7 @@ function checkInlineButton(w: World, button: InlineButton): void {
     throw badRequest("BUTTON_URL_INVALID");
 }
 
-export function isInlineKeyboard(markup: ReplyMarkup): markup is { inline_keyboard: InlineButton[][] } {
+function isInlineKeyboard(markup: ReplyMarkup): markup is { inline_keyboard: InlineButton[][] } {
   return Array.isArray((markup as { inline_keyboard?: unknown }).inline_keyboard);
 }
 
@@ -96,7 +96,7 @@ export function replyMarkupOf(w: World, p: Params, inlineOnly = false): ReplyMar
 }
 
 /** The message this one answers, as reply_parameters or the older reply_to_message_id ask. */
-export function replyOf(chat: ChatState, p: Params): { reply_to_message?: Message } {
+function replyOf(chat: ChatState, p: Params): { reply_to_message?: Message } {
   const params = p.json("reply_parameters", replyParametersSchema, "reply parameters");
   const id = params?.message_id ?? p.int("reply_to_message_id");
   if (id === undefined) return {};
@@ -110,7 +110,7 @@ export function replyOf(chat: ChatState, p: Params): { reply_to_message?: Messag
 }
 
 /** message_thread_id: checked in forums, inherited from the message replied to. */
-export function threadOf(
+function threadOf(
   chat: ChatState,
   p: Params,
   replyTo?: Message,

@@ -1,5 +1,6 @@
 import type { Message } from "grammy/types";
 import { z } from "zod";
+import type { ChatState, StoredMessage } from "../chats";
 import { badRequest } from "../errors";
 import type { Params } from "../params";
 import type { MethodHandler, World } from "../world";
@@ -13,6 +14,16 @@ import {
   replyMarkupOf,
   sendContext,
 } from "./common";
+
+/** The bot deletes its own messages anywhere, and anyone's in a private chat. */
+function botMayDelete(chat: ChatState, stored: StoredMessage): boolean {
+  return stored.fromBot || chat.chat.type === "private";
+}
+
+function deleteByBot(w: World, chat: ChatState, stored: StoredMessage): void {
+  stored.deleted = true;
+  w.chats.log(chat, `bot deleted #${stored.message.message_id}`);
+}
 
 const chatActions = new Set([
   "typing",
@@ -61,9 +72,8 @@ export const messageMethods: Record<string, MethodHandler> = {
     const id = p.int("message_id");
     const stored = id === undefined ? undefined : chat.byId.get(id);
     if (!stored || stored.deleted) throw badRequest("message to delete not found");
-    if (!stored.fromBot && chat.chat.type !== "private") throw badRequest("message can't be deleted");
-    stored.deleted = true;
-    w.chats.log(chat, `bot deleted #${id}`);
+    if (!botMayDelete(chat, stored)) throw badRequest("message can't be deleted");
+    deleteByBot(w, chat, stored);
     w.notify();
     return true;
   },
@@ -74,10 +84,7 @@ export const messageMethods: Record<string, MethodHandler> = {
     if (!ids || ids.length === 0 || ids.length > 100) throw badRequest("message_ids is empty");
     for (const id of ids) {
       const stored = chat.byId.get(id);
-      if (stored && !stored.deleted && (stored.fromBot || chat.chat.type === "private")) {
-        stored.deleted = true;
-        w.chats.log(chat, `bot deleted #${id}`);
-      }
+      if (stored && !stored.deleted && botMayDelete(chat, stored)) deleteByBot(w, chat, stored);
     }
     w.notify();
     return true;

@@ -3,8 +3,7 @@ import type { Params } from "../params";
 import { inlineResultsSchema } from "../schemas";
 import type { MethodHandler, World } from "../world";
 
-export const queryTooOld = () =>
-  badRequest("query is too old and response timeout expired or query ID is invalid");
+const queryTooOld = () => badRequest("query is too old and response timeout expired or query ID is invalid");
 
 function freshQuery<T extends { at: number; answer?: unknown }>(w: World, query: T | undefined): T {
   if (!query || query.answer !== undefined) throw queryTooOld();
