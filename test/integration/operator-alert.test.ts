@@ -42,7 +42,9 @@ describe("the operator alert", () => {
     const told = () => admins.map((a) => a.messages().filter((m) => m.text?.includes("key refused")).length);
     expect(told()).toEqual([1, 1]);
     // the pause is over when its marker expires
-    await eventually(async () => ((await redis.exists(`${prefix}:alert:service-refused`)) === 0 ? true : undefined));
+    await eventually(async () =>
+      (await redis.exists(`${prefix}:alert:service-refused`)) === 0 ? true : undefined,
+    );
     await second("balance empty (402)");
     expect(admins.map((a) => a.messages().filter((m) => m.text?.includes("balance empty")).length)).toEqual([
       1, 1,
