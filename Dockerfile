@@ -1,7 +1,7 @@
 # One image, two roles (ROLE=web | worker | all). Node 20, as in development.
 # The lock may lack other platforms' optional binaries (see .ci/run): npm install honours it then.
 
-# 1. typecheck and bundle src/ into dist/ (esbuild; dependencies stay in node_modules)
+# 1. typecheck, bundle src/ into dist/ (esbuild; dependencies stay in node_modules), and the playground page (Vite)
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -9,6 +9,7 @@ RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 COPY drizzle ./drizzle
+COPY scripts/build-page.ts ./scripts/build-page.ts
 RUN npx tsc --noEmit && npm run -s build
 
 # 2. plain node on the bundle, production dependencies only

@@ -18,7 +18,7 @@ export interface AdminDashboardDeps {
   now(): number;
 }
 
-export const dashboardPath = "/admin/queues";
+const dashboardPath = "/admin/queues";
 /** a generation not at rest for longer than this is listed as stuck */
 const stuckAfterMs = 30 * 60 * 1000;
 

@@ -15,10 +15,11 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/** True when dist/ has no page, or one older than its sources. */
+/** True when dist/ has no page, or one older than its sources (an image ships the page without them). */
 function pageIsStale(): boolean {
   const index = join(pageDir, "index.html");
-  return !existsSync(index) || statSync(index).mtimeMs < newestSource(webDir);
+  if (!existsSync(index)) return true;
+  return existsSync(webDir) && statSync(index).mtimeMs < newestSource(webDir);
 }
 
 /**

@@ -4,6 +4,7 @@ import { type SubmitDeps, submitGeneration } from "../generations/submit/submit-
 import { type SyncDeps, syncGeneration } from "../generations/sync/sync-step";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
+import { outageLog } from "../lib/outage-log";
 import { type GenerationJob, generationJob, queueNames } from "./jobs";
 import { type RedisTarget, redisConnection } from "./queues";
 import type { SyncHints } from "./sync-hints";
@@ -156,7 +157,7 @@ export function startWorkers(opts: WorkerOptions) {
         "job failed",
       );
     });
-    w.on("error", (err) => logger.error({ queue: w.name, err: err.message }, "worker error"));
+    w.on("error", outageLog(logger, `worker ${w.name}`));
   }
 
   return {

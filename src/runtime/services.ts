@@ -14,6 +14,7 @@ import { countFloodWaits, instrumentMediaClient } from "../http/instrument";
 import { createMetrics, type Metrics } from "../http/metrics";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
+import { outageLog } from "../lib/outage-log";
 import type { MediaClient } from "../media/client";
 import { createPrices, loadPriceTable } from "../pricing/prices";
 import { createQueues, generationQueues, type Queues } from "../queue/queues";
@@ -46,11 +47,13 @@ export async function openServices(config: Config, options: ServiceOptions, stop
   const { db } = database;
 
   const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 3, lazyConnect: false });
+  redis.on("error", outageLog(logger, "Redis"));
   stops.onStop(phase.connections, () => redis.quit());
 
   const ledger = createLedger(db);
   const prices = createPrices(loadPriceTable(config.pricesFile));
   const queues = createQueues(config.redis);
+  for (const q of queues.all) q.on("error", outageLog(logger, `queue ${q.name}`));
   stops.onStop(phase.connections, () => queues.close());
   const hints = createSyncHints(redis, config.redis.prefix);
   const gq = generationQueues(queues, clock, hints);

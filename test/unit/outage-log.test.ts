@@ -1,0 +1,36 @@
+import { Writable } from "node:stream";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { createLogger } from "../../src/lib/logger";
+import { outageLog } from "../../src/lib/outage-log";
+
+describe("outageLog", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test("one warning when a connection starts failing, then one a minute with how many followed", () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = createLogger(
+      "info",
+      new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+          done();
+        },
+      }),
+    );
+    const onError = outageLog(logger, "Redis");
+    for (let i = 0; i < 300; i++) {
+      onError(new Error("connect ECONNREFUSED 127.0.0.1:6379"));
+      vi.advanceTimersByTime(100);
+    }
+    // 30 s of failures: one line
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 40, msg: "Redis: connection failing, retrying" });
+    vi.advanceTimersByTime(31_000);
+    onError(new Error("connect ECONNREFUSED 127.0.0.1:6379"));
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatchObject({ level: 40, repeated: 299 });
+  });
+});
