@@ -20,7 +20,7 @@ import {
   startWebhookReceiver,
   waitFor,
   wav,
-} from "./support";
+} from "../media/support";
 
 /**
  * The client against the simulator over HTTP, one test per rule of
