@@ -15,7 +15,13 @@ import {
   type TelegramStandIn,
   type TestUser,
 } from "../../src/playground/telegram";
-import { type Runtime, type RuntimeTiming, secretsOf, startRuntime } from "../../src/runtime/runtime";
+import {
+  type Runtime,
+  type RuntimePolicy,
+  type RuntimeTiming,
+  secretsOf,
+  startRuntime,
+} from "../../src/runtime/runtime";
 import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/simulator/server";
 import { createTestDatabase, type TestDatabase } from "./db";
 
@@ -39,6 +45,7 @@ export interface HarnessOptions {
   simulator?: Partial<SimulatorOptions>;
   telegramRules?: TelegramRulesInput;
   timing?: Partial<RuntimeTiming>;
+  policy?: Partial<RuntimePolicy>;
   env?: Record<string, string>;
   /** start no runtime: the test starts its own (e.g. in a child process) */
   noRuntime?: boolean;
@@ -117,6 +124,7 @@ export async function startHarness(options: HarnessOptions = {}) {
       logger,
       skipMigrations: true,
       timing,
+      ...(options.policy ? { policy: options.policy } : {}),
       media: createMediaClient({
         baseUrl: sim.url,
         apiKey: "e2e-media-key",
