@@ -3,6 +3,7 @@ import type { Update } from "grammy/types";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
+import { faultPoint } from "../lib/fault-point";
 import { type Logger, scrub } from "../lib/logger";
 import { sameSecret } from "../lib/same-secret";
 import type { BotContext } from "./context";
@@ -86,6 +87,8 @@ export function telegramWebhookApp(bot: Bot<BotContext>, options: TelegramWebhoo
           handling.catch((err: unknown) =>
             logger?.warn({ error: scrub(String(err)) }, "telegram webhook: update failed after the answer"),
           );
+          // crash tests: a power cut once Telegram has its 200 and the update is still in handling
+          setTimeout(() => faultPoint("webhook:answered-while-handling"), 100).unref();
         }
       } finally {
         clearTimeout(timer);

@@ -17,6 +17,8 @@ export interface RuntimeTiming {
   alertWindowMs: number;
   /** how often the worker deletes stored results past their retention */
   mediaRetentionEveryMs: number;
+  /** real ms: a webhook update still in handling gets its 200 after this (Telegram redelivers slow answers) */
+  webhookAnswerMs: number;
 }
 
 export const defaultTiming: RuntimeTiming = {
@@ -31,6 +33,7 @@ export const defaultTiming: RuntimeTiming = {
   operatorChecksEveryMs: 10 * 60_000,
   alertWindowMs: 30 * 60_000,
   mediaRetentionEveryMs: 60 * 60_000,
+  webhookAnswerMs: 8_000,
 };
 
 /** How far the bot goes before it gives up, and how long what it hands out lives. */

@@ -54,7 +54,7 @@ export async function startWebRole(
   const inFlight = createInFlight();
   const journal = createUpdateJournal(s.db, { leaseMs: options.timing.updateLeaseMs });
   const bot = s.config.telegram.token ? telegramBot(s, inFlight, journal, options.botInfo) : undefined;
-  const app = webRoutes(s, bot, journal, options.readiness);
+  const app = webRoutes(s, bot, journal, options.readiness, options.timing.webhookAnswerMs);
   if (options.extraRoutes) app.route(options.extraRoutes.path, options.extraRoutes.app);
   const server = await listen(app, s.config.http);
   stops.onStop(phase.intake, () => closeServer(server, inFlight, s, options.timing.drainMs));
@@ -119,6 +119,7 @@ function webRoutes(
   bot: Bot<BotContext> | undefined,
   journal: UpdateJournal,
   readiness: Readiness,
+  webhookAnswerMs: number,
 ): Hono {
   const { config, logger, metrics, now } = s;
   const app = rootApp(logger, metrics);
@@ -165,6 +166,7 @@ function webRoutes(
         path: "/telegram",
         journal,
         logger,
+        timeoutMs: webhookAnswerMs,
       }),
     );
   }

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { translate } from "../../src/bot/i18n";
 import { generations, processedUpdates } from "../../src/db/schema";
 import {
+  confirmOffer,
   eventually,
   generationIn,
   type Harness,
@@ -88,5 +89,66 @@ describe.each([
         ? true
         : undefined,
     );
+  });
+});
+
+/**
+ * Webhook mode, the case the journal exists for: Telegram got its 200 (the
+ * answer does not wait past `webhookAnswerMs`) and will never send the update
+ * again, then the process dies while the Confirm is still being handled.
+ */
+describe("the bot killed after answering a webhook update it was still handling", () => {
+  let h: Harness | undefined;
+  let web: ChildProcess | undefined;
+
+  afterEach(async () => {
+    web?.kill("SIGKILL");
+    web = undefined;
+    await h?.stop();
+    h = undefined;
+  });
+
+  test("after a restart the journal handles it: one generation, charged once, delivered", {
+    timeout: 90_000,
+  }, async () => {
+    h = await startHarness({
+      env: { ROLE: "worker", BOT_MODE: "webhook", TELEGRAM_WEBHOOK_SECRET: "tg-webhook-secret-crash-0123" },
+      timing: { updateLeaseMs: 1_500, webhookAnswerMs: 1_500 },
+      telegramRules: { flood: false },
+    });
+    const harness = h;
+    web = await harness.spawnRuntime({ ROLE: "web", MSB_FAULT_POINT: "webhook:answered-while-handling" });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      web!.once("exit", (_code, signal) => resolve(signal)),
+    );
+    const user = await startedUser(harness);
+    await user.send("/image a lighthouse after the answer");
+    // the Confirm's handling starts with a chat action: held long past the webhook's answer
+    const offer = await user.waitFor((m) =>
+      m.reply_markup?.inline_keyboard.flat().some((b) => b.text.includes("✅")),
+    );
+    harness.tg.delayNext("sendChatAction", 6_000);
+    await confirmOffer(user);
+    expect(await exited).toBe("SIGKILL");
+    web = undefined;
+
+    const confirm = harness.tg.deliveries.filter((d) => d.update.callback_query !== undefined);
+    expect(confirm.map((d) => d.status)).toEqual([200]);
+    expect(await harness.db.db.$count(generations, eq(generations.userId, user.id))).toBe(0);
+    expect(await harness.db.db.$count(processedUpdates, eq(processedUpdates.state, "pending"))).toBe(1);
+
+    web = await harness.spawnRuntime({ ROLE: "web" });
+    const done = await generationIn(harness, user.id, "delivered", 60_000);
+    expect(await harness.db.db.$count(generations, eq(generations.userId, user.id))).toBe(1);
+    expect(done.statusMessageId).toBe(offer.message_id);
+    expect(user.messages().filter((m) => m.photo)).toHaveLength(1);
+    expect(await harness.runtime.ledger.account(user.id)).toEqual({
+      userId: user.id,
+      available: 100 - done.price,
+      held: 0,
+    });
+    expect(await harness.runtime.ledger.audit()).toEqual([]);
+    // Telegram sent the Confirm once: the generation came from the journal's recovery
+    expect(harness.tg.deliveries.filter((d) => d.update.callback_query !== undefined)).toHaveLength(1);
   });
 });
