@@ -1,8 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { startTelegramStandIn, type TelegramStandIn } from "../../src/playground/telegram";
-import { type Harness, requestImage, startedUser, startHarness } from "../support/harness";
+import { freePort, type Harness, requestImage, startedUser, startHarness } from "../support/harness";
 
 /** The bot as an operator runs it: the build (`dist/main.js`, plain node) in a process of its own. */
 function startMain(env: Record<string, string>) {
@@ -24,18 +23,6 @@ function startMain(env: Record<string, string>) {
     child.once("exit", (code) => resolve({ code, atMs: Date.now() })),
   );
   return { child, lines, exited };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const address = s.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function until<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {

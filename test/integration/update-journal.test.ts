@@ -1,4 +1,3 @@
-import { Writable } from "node:stream";
 import { eq } from "drizzle-orm";
 import { Bot } from "grammy";
 import type { Update } from "grammy/types";
@@ -6,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { BotContext } from "../../src/bot/context";
 import { createUpdateJournal, journalUpdates } from "../../src/bot/update-journal";
 import { processedUpdates } from "../../src/db/schema";
-import { createLogger } from "../../src/lib/logger";
 import { testBotInfo } from "../support/bot-info";
 import { createTestDatabase, type TestDatabase } from "../support/db";
+import { captureLogs } from "../support/log-capture";
 
 let nextId = 1_000;
 const update = (): Update => ({
@@ -84,16 +83,7 @@ describe("the update journal", () => {
 
   test("an update that keeps failing past the error boundary is given up after 5 attempts, with a warning", async () => {
     const journal = createUpdateJournal(database.db, { leaseMs: 60_000, maxAttempts: 5 });
-    const lines: Array<{ level: number; msg: string }> = [];
-    const logger = createLogger(
-      "info",
-      new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(JSON.parse(String(chunk)) as { level: number; msg: string });
-          done();
-        },
-      }),
-    );
+    const { logger, lines } = captureLogs();
     const bot = new Bot<BotContext>("123456:test-token-not-real-aaaaaaaaaaaa", { botInfo: testBotInfo });
     let runs = 0;
     bot.use((ctx, next) => {

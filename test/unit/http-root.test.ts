@@ -1,8 +1,8 @@
-import { Writable } from "node:stream";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { createMetrics } from "../../src/http/metrics";
 import { rootApp } from "../../src/http/root";
 import { createLogger } from "../../src/lib/logger";
+import { captureLogs } from "../support/log-capture";
 
 describe("the HTTP root app", () => {
   afterEach(() => {
@@ -10,16 +10,7 @@ describe("the HTTP root app", () => {
   });
 
   test("an error escaping a route is logged through the scrubbed logger, not printed to stderr", async () => {
-    const lines: Array<Record<string, unknown>> = [];
-    const logger = createLogger(
-      "info",
-      new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-          done();
-        },
-      }),
-    );
+    const { logger, lines } = captureLogs();
     const printed = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const app = rootApp(logger);
     app.get("/hooks/:secret", () => {
@@ -39,16 +30,7 @@ describe("the HTTP root app", () => {
   });
 
   test("each request gets an access log line with a request id the caller sees; probes only at debug", async () => {
-    const lines: Array<Record<string, unknown>> = [];
-    const logger = createLogger(
-      "info",
-      new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-          done();
-        },
-      }),
-    );
+    const { logger, lines } = captureLogs();
     const app = rootApp(logger);
     app.post("/webhooks/media/:secret", (c) => c.json({ ok: true }));
     app.get("/healthz", (c) => c.json({ ok: true }));

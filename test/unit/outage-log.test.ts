@@ -1,7 +1,6 @@
-import { Writable } from "node:stream";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { createLogger } from "../../src/lib/logger";
 import { outageLog } from "../../src/lib/outage-log";
+import { captureLogs } from "../support/log-capture";
 
 describe("outageLog", () => {
   afterEach(() => {
@@ -10,16 +9,7 @@ describe("outageLog", () => {
 
   test("one warning when a connection starts failing, then one a minute with how many followed", () => {
     vi.useFakeTimers({ now: 1_000_000 });
-    const lines: Array<Record<string, unknown>> = [];
-    const logger = createLogger(
-      "info",
-      new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-          done();
-        },
-      }),
-    );
+    const { logger, lines } = captureLogs();
     const onError = outageLog(logger, "Redis");
     for (let i = 0; i < 300; i++) {
       onError(new Error("connect ECONNREFUSED 127.0.0.1:6379"));
