@@ -1,5 +1,7 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Harness, startedUser, startHarness } from "../support/harness";
+import { processedUpdates } from "../../src/db/schema";
+import { eventually, type Harness, startedUser, startHarness } from "../support/harness";
 
 /** Every press gets an answer, and a repeated press never turns into an error. */
 describe("buttons", () => {
@@ -17,7 +19,11 @@ describe("buttons", () => {
     const second = await user.press("English", { message: menu });
     await user.waitForAnswer(first);
     await user.waitForAnswer(second);
-    await new Promise((r) => setTimeout(r, 300));
+    // both presses were handled to the end: the journal holds no update still pending
+    await eventually(async () => {
+      const pending = await h.db.db.$count(processedUpdates, eq(processedUpdates.state, "pending"));
+      return pending === 0 ? true : undefined;
+    });
     expect(user.messages().some((m) => m.text?.includes("went wrong"))).toBe(false);
   });
 

@@ -29,6 +29,16 @@ describe("a worker killed mid-flight loses nothing", () => {
     await h?.stop();
   });
 
+  /** The worker told the chat it is uploading the result: the upload (held by Telegram) follows at once. */
+  const uploading = (chatId: number) =>
+    eventually(async () =>
+      h.tg
+        .callsOf("sendChatAction")
+        .some((c) => Number(c.params.chat_id) === chatId && c.params.action === "upload_photo")
+        ? true
+        : undefined,
+    );
+
   async function kill(child: ChildProcess) {
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGKILL");
@@ -71,7 +81,7 @@ describe("a worker killed mid-flight loses nothing", () => {
     await requestImage(user, "a fox in the snow");
     await generationIn(h, user.id, "delivering", 30_000);
     // the upload is held by Telegram for 3 s: the worker dies in the middle of it
-    await new Promise((r) => setTimeout(r, 300));
+    await uploading(user.chatId);
     await kill(worker);
     worker = await h.spawnWorker();
     const done = await generationIn(h, user.id, "delivered", 40_000);
@@ -94,7 +104,7 @@ describe("a worker killed mid-flight loses nothing", () => {
     h.tg.delayNext("sendPhoto", 1_500);
     await requestImage(user, "a calm lake");
     await generationIn(h, user.id, "delivering", 30_000);
-    await new Promise((r) => setTimeout(r, 200));
+    await uploading(user.chatId);
     const exited = new Promise<number | null>((resolve) => worker!.once("exit", (code) => resolve(code)));
     worker.kill("SIGTERM");
     expect(await exited).toBe(0);

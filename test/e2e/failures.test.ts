@@ -22,6 +22,21 @@ describe("when things go wrong, the user is told and pays nothing twice", () => 
   });
   afterAll(async () => h?.stop());
 
+  /** No sync or deliver job of this generation is waiting or running: what its webhooks started has finished. */
+  const jobsDone = (id: string) =>
+    eventually(async () => {
+      const [sync, deliver] = await Promise.all([
+        h.runtime.queues.sync.getJob(id),
+        h.runtime.queues.deliver.getJob(id),
+      ]);
+      return !sync && !deliver ? true : undefined;
+    });
+  /** The service's GETs of one task, as the sync step makes them. */
+  const taskLookups = (taskId: string) =>
+    h.sim.requests.filter(
+      (r) => r.method === "GET" && r.path === `/api/v1/tasks/${encodeURIComponent(taskId)}`,
+    ).length;
+
   test("the service fails the task: credits released, the user told in Persian", async () => {
     const user = await startedUser(h, "fa");
     h.sim.faults.nextTask({ fail: true });
@@ -63,7 +78,8 @@ describe("when things go wrong, the user is told and pays nothing twice", () => 
     await eventually(async () =>
       h.sim.webhookDeliveries.filter((d) => d.taskId === g.taskId).length >= 2 ? true : undefined,
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // both webhooks were answered (each enqueues a sync first): wait until what they started has run
+    await jobsDone(g.id);
     expect(user.messages().filter((m) => m.photo)).toHaveLength(1);
     expect(await h.runtime.ledger.account(user.id)).toEqual({
       userId: user.id,
@@ -95,6 +111,7 @@ describe("when things go wrong, the user is told and pays nothing twice", () => 
     expect(notJson.status).toBe(400);
     expect((await h.runtime.generations.get(g.id))?.state).toBe("pending");
     // a real-looking hint is only a hint: the task is fetched, and it is still running
+    const lookups = taskLookups(g.taskId!);
     const hint = await post(url, {
       event: "task.completed",
       data: {
@@ -105,7 +122,11 @@ describe("when things go wrong, the user is told and pays nothing twice", () => 
       },
     });
     expect(hint.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 200));
+    // the hint brought the poll forward: the task was fetched, and the poll went back to sleep
+    await eventually(async () => {
+      if (taskLookups(g.taskId!) <= lookups) return undefined;
+      return (await h.runtime.queues.sync.getJob(g.id))?.isDelayed() ? true : undefined;
+    });
     expect((await h.runtime.generations.get(g.id))?.state).toBe("pending");
     // and the real result still arrives by polling
     const done = await generationIn(h, user.id, "delivered");

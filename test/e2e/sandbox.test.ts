@@ -16,9 +16,14 @@ describe("npm run sandbox", () => {
   let bot: ChildProcess | undefined;
   let dataDir: string | undefined;
   afterAll(async () => {
-    bot?.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 500));
-    bot?.kill("SIGKILL");
+    if (bot && bot.exitCode === null && bot.signalCode === null) {
+      const exited = new Promise((resolve) => bot?.once("exit", resolve));
+      bot.kill("SIGTERM");
+      // a clean stop ends the process; one that hangs is killed
+      const hung = setTimeout(() => bot?.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(hung);
+    }
     await tg?.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { generationIn, type Harness, requestImage, startedUser, startHarness } from "../support/harness";
+import {
+  eventually,
+  generationIn,
+  type Harness,
+  requestImage,
+  startedUser,
+  startHarness,
+} from "../support/harness";
 
 /** BOT_MODE=webhook: Telegram posts updates to PUBLIC_URL/telegram with the secret header. */
 describe("webhook mode", () => {
@@ -38,7 +45,8 @@ describe("webhook mode", () => {
     const user = h.tg.user();
     h.tg.delayNext("sendMessage", 1_500);
     await user.send("/start");
-    await new Promise((r) => setTimeout(r, 300));
+    // the bot is handling it (the sender is recorded first); the welcome is held by Telegram
+    await eventually(async () => (await h.runtime.users.get(user.id)) ?? undefined);
     await h.stopRuntime();
     const welcome = user.messages().find((m) => m.text?.includes("credits"));
     expect(welcome).toBeDefined();
