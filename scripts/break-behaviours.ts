@@ -1,15 +1,19 @@
 /**
  * Breaks one behaviour at a time in a scratch copy of the repository and runs
- * the tests that should notice. Prints a JSON list of
- * { behaviour, testFiles, failed } — `failed: true` is what we want.
+ * the tests that should notice, with vitest's JSON reporter. Prints a JSON list of
+ * { behaviour, testFiles, result, failing } — `result: "caught"` (at least one
+ * named test failed) is what we want; "missed" means every test passed, and
+ * "inconclusive" means no verdict (vitest did not start, timed out, was killed,
+ * or exited non-zero without a failed test).
  *
  *   npm run break-check                 every behaviour
  *   npm run break-check -- --only topic  behaviours whose name contains "topic"
  *   npm run break-check -- --write       also writes docs/break-check.json
+ *                                       (with --only, only those entries change)
  *
  * Not part of CI: it runs the named test files once per behaviour (minutes).
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
@@ -171,25 +175,113 @@ async function scratchCopy(): Promise<string> {
   return dir;
 }
 
-async function check(b: Breakage) {
+type Verdict = "caught" | "missed" | "inconclusive";
+
+interface Result {
+  behaviour: string;
+  testFiles: string[];
+  /** caught: at least one named test failed; missed: every test passed; inconclusive: no verdict */
+  result: Verdict;
+  /** "<file> > <describe> > <test>" for each failed test */
+  failing: string[];
+  /** why the run is inconclusive */
+  note?: string;
+}
+
+interface VitestJson {
+  testResults?: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults?: { ancestorTitles: string[]; title: string; status: string }[];
+  }[];
+}
+
+const runTimeoutMs = 15 * 60_000;
+
+/** Runs vitest in its own process group so a timeout can end the whole tree. */
+function runVitest(cwd: string, testFiles: string[], outputFile: string) {
+  return new Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    error?: Error;
+    timedOut: boolean;
+  }>((done) => {
+    const child = spawn(
+      process.execPath,
+      [
+        join(cwd, "node_modules/vitest/vitest.mjs"),
+        "run",
+        "--reporter=json",
+        `--outputFile=${outputFile}`,
+        ...testFiles,
+      ],
+      {
+        cwd,
+        detached: true,
+        stdio: ["ignore", "ignore", "pipe"],
+        env: { ...process.env, CI: "", NO_COLOR: "1", FORCE_COLOR: "0" },
+      },
+    );
+    let timedOut = false;
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString("utf8")).slice(-4000);
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid) process.kill(-child.pid, "SIGKILL");
+    }, runTimeoutMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      done({ code: null, signal: null, error, timedOut });
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code !== 0 && code !== 1 && stderr) process.stderr.write(stderr);
+      done({ code, signal, timedOut });
+    });
+  });
+}
+
+async function check(b: Breakage): Promise<Result> {
   const dir = await scratchCopy();
+  const outputFile = join(dir, "break-check-results.json");
+  const verdict = (result: Verdict, failing: string[], note?: string): Result => ({
+    behaviour: b.behaviour,
+    testFiles: b.testFiles,
+    result,
+    failing,
+    ...(note ? { note } : {}),
+  });
   try {
     const path = join(dir, b.file);
     const text = await readFile(path, "utf8");
     const count = text.split(b.find).length - 1;
     if (count !== 1) throw new Error(`${b.behaviour}: expected the text once in ${b.file}, found ${count}`);
     await writeFile(path, text.replace(b.find, b.replace));
-    const run = spawnSync("npx", ["vitest", "run", ...b.testFiles], {
-      cwd: dir,
-      encoding: "utf8",
-      env: { ...process.env, CI: "", NO_COLOR: "1", FORCE_COLOR: "0" },
-      timeout: 15 * 60_000,
-    });
-    const failing = [...(run.stdout ?? "").matchAll(/(?:×|FAIL)\s+(.+?)(?:\s\d+ms)?$/gm)]
-      .map((m) => m[1]!.trim())
-      .filter((line, i, all) => all.indexOf(line) === i)
-      .slice(0, 5);
-    return { behaviour: b.behaviour, testFiles: b.testFiles, failed: run.status !== 0, failing };
+    const run = await runVitest(dir, b.testFiles, outputFile);
+    if (run.error) return verdict("inconclusive", [], `vitest did not start: ${run.error.message}`);
+    if (run.timedOut) return verdict("inconclusive", [], `timed out after ${runTimeoutMs / 60_000} minutes`);
+    if (run.signal) return verdict("inconclusive", [], `vitest ended by ${run.signal}`);
+    let report: VitestJson;
+    try {
+      report = JSON.parse(await readFile(outputFile, "utf8")) as VitestJson;
+    } catch (err) {
+      return verdict("inconclusive", [], `no JSON report (exit ${run.code}): ${(err as Error).message}`);
+    }
+    const failing: string[] = [];
+    const brokenFiles: string[] = [];
+    for (const file of report.testResults ?? []) {
+      const failed = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+      for (const t of failed)
+        failing.push([relative(dir, file.name), ...t.ancestorTitles, t.title].join(" > "));
+      if (file.status === "failed" && failed.length === 0) brokenFiles.push(relative(dir, file.name));
+    }
+    if (failing.length > 0) return verdict("caught", failing);
+    if (run.code === 0) return verdict("missed", []);
+    const where = brokenFiles.length > 0 ? ` (file-level failure in ${brokenFiles.join(", ")})` : "";
+    return verdict("inconclusive", [], `vitest exited ${run.code} with no failed test${where}`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -197,13 +289,20 @@ async function check(b: Breakage) {
 
 const args = process.argv.slice(2);
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
-const results = [];
+const results: Result[] = [];
 for (const b of breakages.filter((x) => !only || x.behaviour.includes(only))) {
   const r = await check(b);
-  process.stderr.write(`${r.failed ? "caught " : "MISSED "} ${r.behaviour}\n`);
+  const label = { caught: "caught      ", missed: "MISSED      ", inconclusive: "INCONCLUSIVE" }[r.result];
+  process.stderr.write(`${label} ${r.behaviour}${r.note ? ` (${r.note})` : ""}\n`);
   results.push(r);
 }
-const json = `${JSON.stringify(results, null, 2)}\n`;
-process.stdout.write(json);
-if (args.includes("--write")) await writeFile(join(root, "docs/break-check.json"), json);
-process.exit(results.every((r) => r.failed) ? 0 : 1);
+process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+if (args.includes("--write")) {
+  // With --only, the other behaviours keep their previous entries.
+  const target = join(root, "docs/break-check.json");
+  const previous: Result[] = only ? JSON.parse(await readFile(target, "utf8").catch(() => "[]")) : [];
+  const byName = new Map([...previous, ...results].map((r) => [r.behaviour, r]));
+  const merged = breakages.flatMap((b) => byName.get(b.behaviour) ?? []);
+  await writeFile(target, `${JSON.stringify(merged, null, 2)}\n`);
+}
+process.exit(results.every((r) => r.result === "caught") ? 0 : 1);
