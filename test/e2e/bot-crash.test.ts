@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, test } from "vitest";
 import { translate } from "../../src/bot/i18n";
 import { generations, processedUpdates } from "../../src/db/schema";
+import type { TestUser } from "../../src/playground/telegram";
 import {
   confirmOffer,
   eventually,
@@ -12,6 +13,28 @@ import {
   startedUser,
   startHarness,
 } from "../support/harness";
+
+/** After the restart: one generation on the panel, one task, one photo, charged once, nothing left pending. */
+async function expectDeliveredOnce(harness: Harness, user: TestUser, panelId: number) {
+  const done = await generationIn(harness, user.id, "delivered", 60_000);
+  const rows = await harness.db.db.select().from(generations).where(eq(generations.userId, user.id));
+  expect(rows).toHaveLength(1);
+  expect(rows[0]!.statusMessageId).toBe(panelId);
+  expect(harness.sim.tasks().filter((t) => t.metadata?.gid === done.id)).toHaveLength(1);
+  expect(user.messages().filter((m) => m.photo)).toHaveLength(1);
+  expect(await harness.runtime.ledger.account(user.id)).toEqual({
+    userId: user.id,
+    available: 100 - done.price,
+    held: 0,
+  });
+  expect(await harness.runtime.ledger.audit()).toEqual([]);
+  // nothing is left for a later recovery to handle again
+  await eventually(async () =>
+    (await harness.db.db.$count(processedUpdates, eq(processedUpdates.state, "pending"))) === 0
+      ? true
+      : undefined,
+  );
+}
 
 /**
  * The bot (web role) is a real process, killed with SIGKILL at a fault point
@@ -71,24 +94,7 @@ describe.each([
     expect(await harness.db.db.$count(processedUpdates, eq(processedUpdates.state, "pending"))).toBe(1);
 
     web = await harness.spawnRuntime({ ROLE: "web" });
-    const done = await generationIn(harness, user.id, "delivered", 60_000);
-    const rows = await harness.db.db.select().from(generations).where(eq(generations.userId, user.id));
-    expect(rows).toHaveLength(1);
-    expect(rows[0]!.statusMessageId).toBe(offer.message_id);
-    expect(harness.sim.tasks().filter((t) => t.metadata?.gid === done.id)).toHaveLength(1);
-    expect(user.messages().filter((m) => m.photo)).toHaveLength(1);
-    expect(await harness.runtime.ledger.account(user.id)).toEqual({
-      userId: user.id,
-      available: 100 - done.price,
-      held: 0,
-    });
-    expect(await harness.runtime.ledger.audit()).toEqual([]);
-    // nothing is left for a later recovery to handle again
-    await eventually(async () =>
-      (await harness.db.db.$count(processedUpdates, eq(processedUpdates.state, "pending"))) === 0
-        ? true
-        : undefined,
-    );
+    await expectDeliveredOnce(harness, user, offer.message_id);
   });
 });
 
@@ -138,16 +144,7 @@ describe("the bot killed after answering a webhook update it was still handling"
     expect(await harness.db.db.$count(processedUpdates, eq(processedUpdates.state, "pending"))).toBe(1);
 
     web = await harness.spawnRuntime({ ROLE: "web" });
-    const done = await generationIn(harness, user.id, "delivered", 60_000);
-    expect(await harness.db.db.$count(generations, eq(generations.userId, user.id))).toBe(1);
-    expect(done.statusMessageId).toBe(offer.message_id);
-    expect(user.messages().filter((m) => m.photo)).toHaveLength(1);
-    expect(await harness.runtime.ledger.account(user.id)).toEqual({
-      userId: user.id,
-      available: 100 - done.price,
-      held: 0,
-    });
-    expect(await harness.runtime.ledger.audit()).toEqual([]);
+    await expectDeliveredOnce(harness, user, offer.message_id);
     // Telegram sent the Confirm once: the generation came from the journal's recovery
     expect(harness.tg.deliveries.filter((d) => d.update.callback_query !== undefined)).toHaveLength(1);
   });
