@@ -4,6 +4,7 @@ import type { Update } from "grammy/types";
 import type { Logger } from "../lib/logger";
 import { classifyTelegramError } from "../telegram/telegram-error";
 import { allowedUpdates } from "./allowed-updates";
+import { cleanUpdate } from "./clean-update";
 import type { BotContext } from "./context";
 import type { UpdateJournal } from "./update-journal";
 
@@ -73,8 +74,15 @@ export async function startPolling(
           }
           throw err;
         }
-        await journal.record(updates);
-        return updates;
+        const kept = updates.map(cleanUpdate);
+        try {
+          await journal.record(kept);
+        } catch (err) {
+          // the same offset is fetched again: nothing is acknowledged that the journal does not hold
+          options.logger?.warn({ err }, "updates could not be recorded: fetching them again");
+          throw err;
+        }
+        return kept;
       },
     },
   };

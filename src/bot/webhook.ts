@@ -6,6 +6,7 @@ import { z } from "zod";
 import { faultPoint } from "../lib/fault-point";
 import { type Logger, scrub } from "../lib/logger";
 import { sameSecret } from "../lib/same-secret";
+import { cleanUpdate } from "./clean-update";
 import type { BotContext } from "./context";
 import type { UpdateJournal } from "./update-journal";
 
@@ -35,7 +36,7 @@ const updateShape = z.looseObject({ update_id: z.number().int().nonnegative().ma
 function parseUpdate(body: string): Update | undefined {
   try {
     const parsed = updateShape.safeParse(JSON.parse(body));
-    return parsed.success ? (parsed.data as unknown as Update) : undefined;
+    return parsed.success ? cleanUpdate(parsed.data as unknown as Update) : undefined;
   } catch {
     return undefined;
   }

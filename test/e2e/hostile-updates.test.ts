@@ -184,6 +184,22 @@ describe("odd and hostile updates", () => {
     expect(errorLines()).toEqual([]);
   });
 
+  test("a NUL or a lone surrogate in a message stalls nobody: it is answered, and so is everyone after it", async () => {
+    const first = await startedUser(h);
+    const second = await startedUser(h);
+    // Postgres text and jsonb refuse both: kept as they came, they would stop the journal, and polling with it
+    await first.send("hi \u0000 there \uD800");
+    await second.send("/balance");
+    await second.waitFor((m) => Boolean(m.text?.includes("credits")));
+    await first.send("/image a harbour\u0000 at dusk");
+    const panel = await first.waitFor((m) =>
+      Boolean(m.reply_markup?.inline_keyboard.flat().some((b) => b.text.includes("✅"))),
+    );
+    expect(panel.text).toContain("a harbour\uFFFD at dusk");
+    await settle();
+    expect(errorLines()).toEqual([]);
+  });
+
   test("item 6: a prompt of zero-width characters opens no chargeable panel", async () => {
     const user = await startedUser(h);
     await user.send("/image \u200B\u200B\u200B");
