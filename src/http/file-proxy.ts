@@ -13,6 +13,8 @@ export interface FileProxyDeps {
   telegram: { api: Api; token: string; apiRoot: string } | null;
   logger: Logger;
   fetch?: typeof fetch;
+  /** real ms to wait for Telegram's file server to answer before a 502 */
+  upstreamTimeoutMs?: number;
 }
 
 /**
@@ -32,14 +34,15 @@ export function fileProxyRoutes(deps: FileProxyDeps): Hono {
       const file = await deps.store.existing(p.p);
       // a signed path inside the store names a file we made: it is gone past its retention
       if (!file) return c.json({ error: "gone" }, 410);
+      const headers = {
+        "content-type": file.mimeType,
+        "content-length": String(file.size),
+        "content-disposition": `attachment; filename="${file.fileName}"`,
+      };
+      // a HEAD (download managers send one first) opens nothing: an unread stream would keep its descriptor
+      if (c.req.method === "HEAD") return new Response(null, { headers });
       const body = Readable.toWeb(deps.store.open(p.p)) as unknown as ReadableStream;
-      return new Response(body, {
-        headers: {
-          "content-type": file.mimeType,
-          "content-length": String(file.size),
-          "content-disposition": `attachment; filename="${file.fileName}"`,
-        },
-      });
+      return new Response(body, { headers });
     }
     if (!deps.telegram) return c.json({ error: "unavailable" }, 503);
     const { api, token, apiRoot } = deps.telegram;
@@ -51,8 +54,27 @@ export function fileProxyRoutes(deps: FileProxyDeps): Hono {
       return c.json({ error: "not_found" }, 404);
     }
     if (!filePath) return c.json({ error: "not_found" }, 404);
-    const upstream = await doFetch(`${apiRoot}/file/bot${token}/${filePath}`);
-    if (!upstream.ok || !upstream.body) return c.json({ error: "upstream" }, 502);
+    let upstream: Response;
+    // bounds the wait for Telegram's answer, not the (possibly long) download after it
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), deps.upstreamTimeoutMs ?? 30_000);
+    try {
+      upstream = await doFetch(`${apiRoot}/file/bot${token}/${filePath}`, {
+        method: c.req.method === "HEAD" ? "HEAD" : "GET",
+        signal: abort.signal,
+      });
+    } catch (err) {
+      // never the error itself: its message may quote the URL, which holds the bot token
+      deps.logger.warn(
+        { error: err instanceof Error ? err.name : "unknown" },
+        "file proxy: Telegram file unreachable",
+      );
+      return c.json({ error: "upstream" }, 502);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!upstream.ok || (c.req.method !== "HEAD" && !upstream.body))
+      return c.json({ error: "upstream" }, 502);
     const headers = new Headers();
     for (const h of ["content-type", "content-length"]) {
       const value = upstream.headers.get(h);
