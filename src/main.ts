@@ -12,7 +12,8 @@ function stopOnSignals(stop: () => Promise<void>, log: (signal: string) => void)
     if (stopping) return;
     stopping = true;
     log(signal);
-    const force = setTimeout(() => exitWith("drain took too long: exiting", 1), 30_000);
+    // updates then jobs drain, up to drainMs each (30 s by default), inside compose's 40 s grace
+    const force = setTimeout(() => exitWith("drain took too long: exiting", 1), 38_000);
     force.unref();
     await stop();
     process.exit(0);

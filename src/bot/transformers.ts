@@ -6,13 +6,19 @@ import { classifyTelegramAnswer } from "../telegram/telegram-error";
 import type { Users } from "../users/users";
 
 /**
- * Retries 429 (honouring `retry_after`) and 5xx a few times with bounded waits,
- * so an update handler never waits longer than Telegram waits for a webhook
- * answer. Network errors are not retried here: the auto-retry loop for those
- * has no attempt bound.
+ * Retries a 429 a few times when its `retry_after` is short. A 5xx and a network
+ * error are thrown at once: the plugin's backoff for those doubles from 3 s and
+ * waits once more after the last try (45 s for three retries), holding the
+ * chat's other updates all that time. The update's error boundary, or the
+ * queue's own retry for a delivery, deals with them instead.
  */
 export function boundedAutoRetry(): Transformer {
-  return autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 10, rethrowHttpErrors: true });
+  return autoRetry({
+    maxRetryAttempts: 3,
+    maxDelaySeconds: 10,
+    rethrowInternalServerErrors: true,
+    rethrowHttpErrors: true,
+  });
 }
 
 const privateChatPayload = z.object({ chat_id: z.number().int().positive() });

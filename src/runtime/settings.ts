@@ -28,7 +28,8 @@ export const defaultTiming: RuntimeTiming = {
   maxPollIntervalMs: 60_000,
   pollingTimeoutSeconds: 30,
   jobLockMs: 30_000,
-  drainMs: 20_000,
+  // updates, then jobs, each up to this: inside main's 38 s and compose's 40 s grace
+  drainMs: 15_000,
   updateLeaseMs: 60_000,
   operatorChecksEveryMs: 10 * 60_000,
   alertWindowMs: 30 * 60_000,

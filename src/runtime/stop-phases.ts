@@ -2,16 +2,20 @@ import type { Logger } from "../lib/logger";
 
 /**
  * Shutdown runs in phases, whatever order things were started in: first stop
- * taking updates and webhooks, then let the workers finish (bounded), then close
- * the connections they used.
+ * taking updates (polling first, so the server's wait for updates in flight is
+ * not fed new ones), then webhooks and other requests, then let the workers
+ * finish (bounded), then close the connections they used.
  */
 export const phase = {
-  intake: 0,
-  reconciler: 1,
-  workers: 2,
-  services: 3,
-  connections: 4,
-  database: 5,
+  /** polling and the recovery of unfinished updates: no new update is taken */
+  updates: 0,
+  /** the HTTP server: no new request, the ones in flight answered */
+  intake: 1,
+  reconciler: 2,
+  workers: 3,
+  services: 4,
+  connections: 5,
+  database: 6,
 } as const;
 export type StopPhase = (typeof phase)[keyof typeof phase];
 

@@ -57,6 +57,7 @@ export async function startWebRole(
   const app = webRoutes(s, bot, journal, options.readiness, options.timing.webhookAnswerMs);
   if (options.extraRoutes) app.route(options.extraRoutes.path, options.extraRoutes.app);
   const server = await listen(app, s.config.http);
+  // under polling its updates drained already (phase.updates); this waits for webhook requests
   stops.onStop(phase.intake, () => closeServer(server, inFlight, s, options.timing.drainMs));
   let intake = Promise.resolve();
   if (bot) {
@@ -237,14 +238,15 @@ async function startIntake(
   );
   // what a crash left unfinished, then whatever a lost lease leaves behind
   const recovery = startUpdateRecovery(bot, journal, logger);
-  stops.onStop(phase.intake, () => recovery.stop());
+  stops.onStop(phase.updates, () => recovery.stop());
   if (config.telegram.mode === "polling") {
     const polling: PollingHandle = await startPolling(bot, journal, {
       timeoutSeconds: timing.pollingTimeoutSeconds,
+      drainTimeoutMs: timing.drainMs,
       logger,
       onFatal: options.onFatal,
     });
-    stops.onStop(phase.intake, () => polling.stop());
+    stops.onStop(phase.updates, () => polling.stop());
     readiness.watch("telegram", () =>
       polling.isRunning() ? { ok: true, detail: "polling" } : { ok: false, detail: "polling stopped" },
     );
