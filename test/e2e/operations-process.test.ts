@@ -183,7 +183,11 @@ describe("operations through the real process", () => {
 
     const metrics = await until(async () => {
       const text = await (await fetch(`http://127.0.0.1:${workerPort}/metrics`)).text();
-      return text.includes('msb_generation_outcomes_total{operation="image"') ? text : undefined;
+      // the deliver job's outcome is counted once its step returns, a moment after the generation is delivered
+      return text.includes('msb_generation_outcomes_total{operation="image"') &&
+        text.includes('msb_job_outcomes_total{queue="deliver",outcome="delivered"}')
+        ? text
+        : undefined;
     });
     expect(metrics).toMatch(/msb_job_outcomes_total\{queue="submit",outcome="accepted"\} 1/);
     expect(metrics).toMatch(/msb_job_outcomes_total\{queue="deliver",outcome="delivered"\} 1/);

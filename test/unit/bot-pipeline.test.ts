@@ -188,7 +188,8 @@ describe("the bot's middleware chain", () => {
     const user = { id: nextUserId++, language: "fa" };
     await bot.handleUpdate(textUpdate(user, "/boom"));
     expect(texts()).toEqual(["متأسفیم، مشکلی از طرف ما پیش آمد. لطفاً کمی بعد دوباره امتحان کنید."]);
-    const logged = logLines.find((l) => l.includes("update failed"));
+    // this user's line: other tests of the file log failures too
+    const logged = logLines.find((l) => l.includes("update failed") && l.includes(`"userId":${user.id}`));
     expect(logged).toContain("exploded");
   });
 
