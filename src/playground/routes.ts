@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { extname, join, normalize } from "node:path";
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
 import { parseBuffer } from "music-metadata";
 import { z } from "zod";
@@ -46,6 +47,8 @@ const uploadFields = z.object({
 
 class BadInput extends Error {}
 
+const maxUploadBytes = 100 * 1024 * 1024 + 64 * 1024;
+
 /** The page's HTTP API and its files; mounted under /playground by the web role. */
 export function playgroundRoutes(deps: {
   tg: TelegramStandIn;
@@ -53,6 +56,8 @@ export function playgroundRoutes(deps: {
   feed: ChatFeed;
   /** the built page: index.html and assets/ */
   distDir: string;
+  /** a larger upload is refused (413) before it is read */
+  maxUploadBytes?: number;
 }): Hono {
   const { tg, cast, feed } = deps;
   const app = new Hono();
@@ -69,9 +74,12 @@ export function playgroundRoutes(deps: {
     if (!member) throw new BadInput("no such user");
     return member;
   };
-  const chatOf = (chatId: number) => {
+  /** The group, or the acting user's own private chat: nobody writes in another's. */
+  const chatOf = (chatId: number, actor?: CastMember) => {
     if (!chatIds().includes(chatId)) throw new BadInput("no such chat");
-    return chatId === cast.group.id ? { group: cast.group } : {};
+    if (chatId === cast.group.id) return { group: cast.group };
+    if (actor && actor.user.chatId !== chatId) throw new BadInput("that is another user's private chat");
+    return {};
   };
   const bodyOf = async <T>(c: { req: { json(): Promise<unknown> } }, schema: z.ZodType<T>) => {
     const body = await c.req.json().catch(() => {
@@ -111,8 +119,9 @@ export function playgroundRoutes(deps: {
 
   app.post("/api/send", async (c) => {
     const input = await bodyOf(c, sendSchema);
-    const { user } = memberOf(input.user);
-    const { group } = chatOf(input.chatId);
+    const member = memberOf(input.user);
+    const { user } = member;
+    const { group } = chatOf(input.chatId, member);
     const options = {
       ...(input.replyTo ? { replyTo: input.replyTo } : {}),
       ...(input.threadId && group ? { threadId: input.threadId } : {}),
@@ -126,8 +135,9 @@ export function playgroundRoutes(deps: {
 
   app.post("/api/press", async (c) => {
     const input = await bodyOf(c, pressSchema);
-    const { user } = memberOf(input.user);
-    const { group } = chatOf(input.chatId);
+    const member = memberOf(input.user);
+    const { user } = member;
+    const { group } = chatOf(input.chatId, member);
     const stored = tg.chat(input.chatId)?.byId.get(input.messageId);
     const button = stored?.message.reply_markup?.inline_keyboard[input.row]?.[input.column];
     if (!stored || stored.deleted || !button) throw new BadInput("no such button");
@@ -161,6 +171,11 @@ export function playgroundRoutes(deps: {
     }
   }
 
+  // an album of 10 photos at Telegram's 10 MB each, and no more: the form is read into memory
+  app.post(
+    "/api/upload",
+    bodyLimit({ maxSize: deps.maxUploadBytes ?? maxUploadBytes, onError: (c) => c.json({ error: "the upload is too large" }, 413) }),
+  );
   app.post("/api/upload", async (c) => {
     const form = await c.req.formData().catch(() => {
       throw new BadInput("multipart form expected");
@@ -177,8 +192,9 @@ export function playgroundRoutes(deps: {
       );
     if (files.length === 0) throw new BadInput("no files");
     if (fields.as === "photo" && files.length > 10) throw new BadInput("an album holds at most 10 photos");
-    const { user } = memberOf(fields.user);
-    const { group } = chatOf(fields.chatId);
+    const member = memberOf(fields.user);
+    const { user } = member;
+    const { group } = chatOf(fields.chatId, member);
     const where = {
       ...(group ? { in: group } : {}),
       ...(fields.threadId && group ? { threadId: fields.threadId } : {}),
@@ -273,7 +289,8 @@ export function playgroundRoutes(deps: {
     const relative = normalize(path === "/" ? "/index.html" : path);
     if (relative.includes("..")) return c.notFound();
     const file = join(deps.distDir, relative);
-    if (!existsSync(file) || !file.startsWith(deps.distDir)) return c.notFound();
+    if (!file.startsWith(deps.distDir) || !statSync(file, { throwIfNoEntry: false })?.isFile())
+      return c.notFound();
     return new Response(readFileSync(file), {
       headers: { "content-type": contentTypes[extname(file)] ?? "application/octet-stream" },
     });

@@ -31,9 +31,10 @@ export async function startPlayground(env: Record<string, string | undefined>): 
     const redis = await providePlaygroundRedis(env, dataDir);
     stops.push(() => redis.stop());
     const page = await ensurePage();
-    // update ids grow across restarts: the bot's update journal, kept in ./data, must not see one twice
+    // update ids grow across restarts: the bot's update journal, kept in ./data, must not see one
+    // twice. In milliseconds, a run would need more updates than milliseconds to the restart to overlap.
     const tg = await startTelegramStandIn({
-      firstUpdateId: Math.floor(Date.now() / 1000),
+      firstUpdateId: Date.now(),
       bot: { firstName: "Media Studio", username: "media_studio_bot" },
     });
     stops.push(() => tg.close());
