@@ -10,8 +10,11 @@ import type { TestDatabase } from "../../support/db";
 export function ledgerContract(
   name: string,
   open: () => Promise<TestDatabase>,
-  opts: { concurrency: number; runs: number },
+  full: { concurrency: number; runs: number },
 ) {
+  // MUTATION_FAST=1 (npm run mutation): the same tests at a size one mutant can afford
+  // (still more than 100 concurrent holds); CI and `npm test` keep the full counts
+  const opts = process.env.MUTATION_FAST === "1" ? { concurrency: 120, runs: 50 } : full;
   describe(`credit ledger on ${name}`, () => {
     let database: TestDatabase;
     let ledger: Ledger;

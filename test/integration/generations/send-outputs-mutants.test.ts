@@ -1,0 +1,323 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Api } from "grammy";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { translate } from "../../../src/bot/i18n";
+import {
+  type DeliveryDeps,
+  deliverOutputs,
+  telegramLimits,
+} from "../../../src/generations/deliver/send-outputs";
+import { showStatus } from "../../../src/generations/deliver/status-message";
+import type { Generation } from "../../../src/generations/service";
+import { startTelegramStandIn, type TelegramStandIn, type TestUser } from "../../../src/playground/telegram";
+import { solidPng } from "../../../src/playground/telegram/images";
+import { createMediaStore } from "../../../src/storage/media-store";
+import { languageFromCode } from "../../../src/users/language";
+import { generationRow } from "../../support/generation-row";
+
+/**
+ * What delivery.test.ts leaves unpinned, written against the mutants Stryker
+ * left alive (docs/mutation-report.md): where a result goes (reply), the
+ * caption's cost and late line, one photo vs an album, file ids kept for every
+ * kind of message, the chat action per operation, and the status message
+ * edited in place, skipped when unchanged, replaced when gone.
+ */
+describe("delivering outputs and the status message: details", () => {
+  let tg: TelegramStandIn;
+  let files: Server;
+  let base: string;
+  let root: string;
+  let user: TestUser;
+  const served = new Map<string, { body: Buffer; type: string }>();
+  const secret = "delivery-test-secret-0123456789abcdef";
+
+  beforeAll(async () => {
+    tg = await startTelegramStandIn({ rules: { flood: false } });
+    root = await mkdtemp(join(tmpdir(), "msb-delivery-mutants-"));
+    files = createServer((req, res) => {
+      const f = served.get(req.url ?? "");
+      if (!f) return void res.writeHead(404).end();
+      res.writeHead(200, { "content-type": f.type, "content-length": f.body.length }).end(f.body);
+    });
+    await new Promise<void>((r) => files.listen(0, "127.0.0.1", r));
+    base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+    user = tg.user();
+    await user.send("/start");
+  });
+  afterAll(async () => {
+    await tg?.close();
+    files?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  function serve(path: string, body: Buffer, type: string): string {
+    served.set(path, { body, type });
+    return `${base}${path}`;
+  }
+
+  function generation(
+    operation: Generation["operation"],
+    outputs: string[],
+    extra: Partial<Generation> = {},
+  ): Generation {
+    const now = new Date();
+    return generationRow({
+      userId: user.id,
+      chatId: user.chatId,
+      operation,
+      params:
+        operation === "video"
+          ? {
+              operation,
+              prompt: "waves",
+              model: "video-a-v3-turbo",
+              duration: 5,
+              resolution: "720p",
+              aspectRatio: "9:16",
+            }
+          : {
+              operation: "image",
+              prompt: "a lighthouse",
+              model: "nano-core-2",
+              imageSize: "1:1",
+              numImages: outputs.length,
+            },
+      price: 8,
+      state: "delivering",
+      taskId: "t",
+      serviceCredits: 8,
+      outputs: outputs.map((url) => ({ url })),
+      charged: 8,
+      attempts: 1,
+      deliveryAttempts: 1,
+      submittedAt: now,
+      finishedAt: now,
+      ...extra,
+    });
+  }
+
+  function deps(): DeliveryDeps {
+    return {
+      api: new Api(tg.token, { apiRoot: tg.apiRoot }),
+      store: createMediaStore(root),
+      t: (lang, key, vars) => translate(languageFromCode(lang), key, vars),
+      publicUrl: "https://bot.example.com",
+      signingSecret: secret,
+      now: () => Date.now(),
+      retentionDays: 7,
+    };
+  }
+
+  const t = (key: string, vars?: Record<string, string | number>) =>
+    translate(languageFromCode("en"), key, vars);
+  const lastCall = (method: string) => tg.callsOf(method).at(-1)?.params;
+
+  test("one image: a photo (not an album) with its cost in the caption, kept file id, a reply to the request", async () => {
+    const request = user.messages().at(0)?.message_id ?? 1;
+    const albums = tg.callsOf("sendMediaGroup").length;
+    const g = generation("image", [serve("/m1.png", solidPng(30, 30), "image/png")], {
+      replyToMessageId: request,
+    });
+    const sent = await deliverOutputs(g, deps());
+    expect(tg.callsOf("sendMediaGroup").length).toBe(albums);
+    expect(sent.fileIds).toHaveLength(1);
+    const params = lastCall("sendPhoto");
+    expect(params?.reply_parameters).toMatchObject({
+      message_id: request,
+      allow_sending_without_reply: true,
+    });
+    expect(String(params?.caption)).toContain("8 credits");
+    expect(String(params?.caption)).not.toContain(t("gen-late-free"));
+  });
+
+  test("a late result says it is free, and costs 0", async () => {
+    const g = generation("image", [serve("/late.png", solidPng(30, 30), "image/png")], {
+      late: true,
+      charged: 0,
+    });
+    await deliverOutputs(g, deps());
+    const caption = String(lastCall("sendPhoto")?.caption);
+    expect(caption).toContain(`\n${t("gen-late-free")}`);
+    expect(caption).toContain("0 credits");
+  });
+
+  test("an album carries the caption on its first photo only, and replies to the request", async () => {
+    const request = user.messages().at(0)?.message_id ?? 1;
+    const urls = [1, 2].map((i) => serve(`/al${i}.png`, solidPng(20 * i, 20), "image/png"));
+    const sent = await deliverOutputs(generation("image", urls, { replyToMessageId: request }), deps());
+    const album = user.messages().filter((x) => sent.messageIds.includes(x.message_id));
+    expect(album.map((m) => Boolean(m.caption))).toEqual([true, false]);
+    expect(sent.fileIds).toHaveLength(2);
+    expect(lastCall("sendMediaGroup")?.reply_parameters).toMatchObject({ message_id: request });
+  });
+
+  test("an album with one image over the photo limit goes as documents, all of them", async () => {
+    const big = Buffer.concat([solidPng(16, 16), randomBytes(telegramLimits.photoMaxBytes + 1024)]);
+    const urls = [serve("/ab1.png", big, "image/png"), serve("/ab2.png", solidPng(16, 16), "image/png")];
+    const sent = await deliverOutputs(generation("image", urls), deps());
+    const album = user.messages().filter((x) => sent.messageIds.includes(x.message_id));
+    expect(album.map((m) => [Boolean(m.document), Boolean(m.photo), Boolean(m.caption)])).toEqual([
+      [true, false, true],
+      [true, false, false],
+    ]);
+    expect(sent.fileIds).toHaveLength(2);
+  });
+
+  test("one image over the photo limit goes as a document, its file id kept", async () => {
+    const big = Buffer.concat([solidPng(16, 16), randomBytes(telegramLimits.photoMaxBytes + 1024)]);
+    const sent = await deliverOutputs(generation("image", [serve("/d1.png", big, "image/png")]), deps());
+    expect(sent.fileIds).toHaveLength(1);
+  });
+
+  test("a video goes as a video, with its chat action, file id kept", async () => {
+    const g = generation("video", [serve("/v1.mp4", randomBytes(4096), "video/mp4")]);
+    const sent = await deliverOutputs(g, deps());
+    expect(tg.callsOf("sendChatAction").at(-1)?.params).toMatchObject({ action: "upload_video" });
+    const m = user.messages().find((x) => x.message_id === sent.messageIds[0]);
+    expect(m?.video).toBeDefined();
+    expect(sent.fileIds).toHaveLength(1);
+  });
+
+  test("dubbed audio: upload_voice action, its real length, file id kept", async () => {
+    const mp3 = readFileSync(new URL("../../../src/simulator/fixtures/audio.mp3", import.meta.url));
+    const { parseBuffer } = await import("music-metadata");
+    const length = Math.max(1, Math.round((await parseBuffer(mp3, "audio/mpeg")).format.duration ?? 0));
+    const g = generation("dub", [serve("/dub2/0.mp3", mp3, "audio/mpeg")], {
+      params: {
+        operation: "dub",
+        source: { kind: "url", url: "https://media.example/talk.mp3" },
+        targetLanguage: "fr",
+        sourceLanguage: "en",
+      },
+    });
+    const sent = await deliverOutputs(g, deps());
+    expect(tg.callsOf("sendChatAction").at(-1)?.params).toMatchObject({ action: "upload_voice" });
+    expect(lastCall("sendAudio")?.duration).toBe(length);
+    expect(sent.fileIds).toHaveLength(1);
+  });
+
+  test("a link for a file over the upload limit: no file id, no link preview", async () => {
+    const huge = randomBytes(telegramLimits.uploadMaxBytes + 1);
+    const sent = await deliverOutputs(generation("video", [serve("/huge2.mp4", huge, "video/mp4")]), deps());
+    expect(sent.messageIds).toHaveLength(1);
+    expect(sent.fileIds).toEqual([]);
+    expect(lastCall("sendMessage")?.link_preview_options).toEqual({ is_disabled: true });
+  });
+
+  test("a result in a forum topic goes to that topic, its chat action too", async () => {
+    const g = generation("image", [serve("/topic.png", solidPng(24, 24), "image/png")], { threadId: 5 });
+    await deliverOutputs(g, deps());
+    expect(lastCall("sendPhoto")?.message_thread_id).toBe(5);
+    expect(lastCall("sendChatAction")).toMatchObject({ action: "upload_photo", message_thread_id: 5 });
+  });
+
+  test("an edited image goes as a photo with both buttons, like a generated one", async () => {
+    const g = generation("edit", [serve("/edit.png", solidPng(24, 24), "image/png")], {
+      params: {
+        operation: "edit",
+        prompt: "make it blue",
+        model: "nano-core-2",
+        imageSize: "1:1",
+        numImages: 1,
+        images: [{ kind: "url", url: "https://media.example/in.png" }],
+      },
+    });
+    const photos = tg.callsOf("sendPhoto").length;
+    const sent = await deliverOutputs(g, deps());
+    expect(tg.callsOf("sendPhoto").length).toBe(photos + 1);
+    const m = user.messages().find((x) => x.message_id === sent.messageIds[0]);
+    expect(m?.photo).toBeDefined();
+    expect(m?.reply_markup?.inline_keyboard.flat()).toHaveLength(2);
+  });
+
+  test("an image output that is not an image file goes as a document", async () => {
+    const g = generation("image", [
+      serve("/not-an-image", Buffer.from("%PDF-1.4 not a picture"), "application/pdf"),
+    ]);
+    const sent = await deliverOutputs(g, deps());
+    const m = user.messages().find((x) => x.message_id === sent.messageIds[0]);
+    expect(m?.document).toBeDefined();
+    expect(m?.photo).toBeUndefined();
+  });
+
+  describe("the status message", () => {
+    const shown: Array<[string, string, number | undefined]> = [];
+    const recorder = {
+      setStatusShown: async (id: string, text: string, messageId?: number) =>
+        void shown.push([id, text, messageId]),
+    } as Parameters<typeof showStatus>[1];
+    const tFor = (lang: string, key: string, vars?: Record<string, string | number>) =>
+      translate(languageFromCode(lang), key, vars);
+    const delivered = (extra: Partial<Generation> = {}) =>
+      generation("image", ["https://x/1.png"], { state: "delivered", ...extra });
+
+    test("is edited in place, with the result's buttons, and what was shown is kept", async () => {
+      const api = new Api(tg.token, { apiRoot: tg.apiRoot });
+      const status = await api.sendMessage(user.chatId, "working on it");
+      const g = delivered({ statusMessageId: status.message_id });
+      const sends = tg.callsOf("sendMessage").length;
+      shown.length = 0;
+      await showStatus(api, recorder, g, tFor);
+      const edit = lastCall("editMessageText");
+      expect(edit).toMatchObject({ message_id: status.message_id, text: t("gen-done", { cost: 8 }) });
+      expect(JSON.stringify(edit?.reply_markup)).toContain(t("btn-regenerate"));
+      expect(tg.callsOf("sendMessage").length).toBe(sends);
+      expect(shown).toEqual([[g.id, `${t("gen-done", { cost: 8 })}\n[buttons]`, undefined]]);
+    });
+
+    test("is not edited when it already says that, nor for a generation without a chat", async () => {
+      const api = new Api(tg.token, { apiRoot: tg.apiRoot });
+      const status = await api.sendMessage(user.chatId, "working on it");
+      const edits = tg.callsOf("editMessageText").length;
+      const sends = tg.callsOf("sendMessage").length;
+      await showStatus(
+        api,
+        recorder,
+        delivered({
+          statusMessageId: status.message_id,
+          statusShown: `${t("gen-done", { cost: 8 })}\n[buttons]`,
+        }),
+        tFor,
+      );
+      await showStatus(api, recorder, delivered({ chatId: null }), tFor);
+      expect(tg.callsOf("editMessageText").length).toBe(edits);
+      expect(tg.callsOf("sendMessage").length).toBe(sends);
+    });
+
+    test("a status message that is gone is replaced by a new one, as a reply to the request", async () => {
+      const api = new Api(tg.token, { apiRoot: tg.apiRoot });
+      const request = user.messages().at(0)?.message_id ?? 1;
+      shown.length = 0;
+      const g = delivered({ statusMessageId: 999_999, replyToMessageId: request, threadId: 5 });
+      await showStatus(api, recorder, g, tFor);
+      const sent = tg.callsOf("sendMessage").at(-1);
+      expect(sent?.params).toMatchObject({ text: t("gen-done", { cost: 8 }), message_thread_id: 5 });
+      expect(sent?.params.reply_parameters).toEqual({
+        message_id: request,
+        allow_sending_without_reply: true,
+      });
+      expect(shown.at(-1)?.[2]).toEqual(expect.any(Number));
+      expect(shown.at(-1)?.[2]).toBe(
+        (sent?.response as { result?: { message_id?: number } } | undefined)?.result?.message_id,
+      );
+    });
+
+    test("an edit Telegram calls 'not modified' is recorded as shown; another failure is thrown", async () => {
+      const api = new Api(tg.token, { apiRoot: tg.apiRoot });
+      const status = await api.sendMessage(user.chatId, "working on it");
+      shown.length = 0;
+      tg.failNext("editMessageText", { code: 400, description: "Bad Request: message is not modified" });
+      const g = delivered({ statusMessageId: status.message_id });
+      await showStatus(api, recorder, g, tFor);
+      expect(shown).toHaveLength(1);
+      tg.failNext("editMessageText", { code: 500, description: "Internal Server Error" });
+      await expect(showStatus(api, recorder, g, tFor)).rejects.toThrow();
+    });
+  });
+});
