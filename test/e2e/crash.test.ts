@@ -54,8 +54,11 @@ describe("a worker killed mid-flight loses nothing", () => {
     h.sim.faults.nextCreate({ delayMs: 1_000_000 });
     await requestImage(user, "a lighthouse in a storm");
     const g = await generationIn(h, user.id, "submitting");
+    // this generation's own create (its body carries the gid): another test's create proves nothing here
     await eventually(async () =>
-      h.sim.requests.some((r) => r.path === "/api/v1/images/generations") ? true : undefined,
+      h.sim.requests.some((r) => r.path === "/api/v1/images/generations" && r.body.includes(g.id))
+        ? true
+        : undefined,
     );
     await kill(worker);
     worker = await h.spawnWorker();

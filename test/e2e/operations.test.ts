@@ -63,17 +63,20 @@ describe("the four operations end to end", () => {
 
   test("edit: a photo with /edit in its caption → the service downloads it through our file proxy", async () => {
     const user = await startedUser(h);
+    const getFiles = h.tg.callsOf("getFile").length;
     await user.sendPhoto({ width: 640, height: 480, caption: "/edit make the sky purple" });
     await confirmOffer(user);
     const photo = await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 20_000 });
     expect(photo.caption).toContain("make the sky purple");
-    await expectChargedOnce(user);
-    const create = h.sim.requests.find((r) => r.path === "/api/v1/images/edits");
+    const g = await expectChargedOnce(user);
+    // this generation's own create (its body carries the gid), not another test's edit
+    const create = h.sim.requests.find((r) => r.path === "/api/v1/images/edits" && r.body.includes(g.id));
+    expect(create).toBeDefined();
     const body = JSON.parse(create?.body ?? "{}") as { image_urls?: string[] };
     expect(body.image_urls).toHaveLength(1);
     expect(body.image_urls?.[0]).toMatch(new RegExp(`^${h.config.publicUrl}/files/[\\w-]+\\.[\\w-]+$`));
     // the proxy fetched the photo from Telegram for the service
-    expect(h.tg.callsOf("getFile").length).toBeGreaterThan(0);
+    expect(h.tg.callsOf("getFile").length).toBeGreaterThan(getFiles);
   });
 
   test("video: /video <prompt> → a playable video", async () => {

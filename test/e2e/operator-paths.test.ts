@@ -56,6 +56,17 @@ describe("operator paths", () => {
     expect(alertsToAdmin().length - before).toBe(1);
     expect(String(alertsToAdmin().at(-1)?.params.text)).toContain("401");
     h.sim.faults.clear();
+    // both requests went back to the queue, paused for operatorPauseMs: they reach the service here
+    // once the pause is over, not inside another test (whose submit would wait out the pause, and
+    // whose task faults they would take). Delivered is not awaited: the 429 test may hold the deliver queue
+    const accepted = (userId: number) =>
+      eventually(async () => {
+        const [g] = await h.runtime.generations.recent(userId, 1);
+        return g && g.state !== "queued" && g.state !== "submitting" ? g.state : undefined;
+      }, 40_000);
+    const taken = ["pending", "completed", "delivering", "delivered"];
+    expect(taken).toContain(await accepted(first.id));
+    expect(taken).toContain(await accepted(second.id));
   });
 
   test("Telegram's 429 on a delivery pauses the whole deliver queue for its retry_after", async () => {
