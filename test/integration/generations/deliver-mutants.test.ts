@@ -274,6 +274,26 @@ describe("the deliver step: outcomes by failure", () => {
     });
   });
 
+  test("a group that became a supergroup is refunded at the first attempt (the old chat id is dead)", async () => {
+    const user = await startedUser();
+    const { id } = await completed(user);
+    const d = deps();
+    // the stand-in's failNext cannot carry migrate_to_chat_id: Telegram's answer is given here
+    d.api.config.use((prev, method, payload, signal) =>
+      method === "sendPhoto"
+        ? Promise.resolve({
+            ok: false as const,
+            error_code: 400,
+            description: "Bad Request: group chat was upgraded to a supergroup chat",
+            parameters: { migrate_to_chat_id: -1001234567890 },
+          })
+        : prev(method, payload, signal),
+    );
+    expect(await deliverGeneration(id, d)).toEqual({ kind: "notified" });
+    expect(await generations.get(id)).toMatchObject({ state: "failed", deliveryAttempts: 1 });
+    expect(await ledger.account(user.id)).toEqual({ userId: user.id, available: 100, held: 0 });
+  });
+
   test("an unknown generation is nothing to do", async () => {
     expect(await deliverGeneration("00000000-0000-0000-0000-000000000000", deps())).toEqual({
       kind: "nothing-to-do",

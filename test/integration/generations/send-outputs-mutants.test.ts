@@ -208,6 +208,26 @@ describe("delivering outputs and the status message: details", () => {
     expect(sent.messageIds).toHaveLength(1);
     expect(sent.fileIds).toEqual([]);
     expect(lastCall("sendMessage")?.link_preview_options).toEqual({ is_disabled: true });
+    // caption, notice and link each on a line of their own: the link stays a link
+    expect(String(lastCall("sendMessage")?.text)).toMatch(/\nhttps:\/\/bot\.example\.com\/files\//);
+  });
+
+  test("an image over the upload limit goes as a link too, not as an empty album", async () => {
+    const huge = Buffer.concat([solidPng(16, 16), randomBytes(telegramLimits.uploadMaxBytes + 1)]);
+    const albums = tg.callsOf("sendMediaGroup").length;
+    const sent = await deliverOutputs(generation("image", [serve("/huge3.png", huge, "image/png")]), deps());
+    expect(sent.messageIds).toHaveLength(1);
+    expect(tg.callsOf("sendMediaGroup").length).toBe(albums);
+    expect(String(lastCall("sendMessage")?.text)).toContain("https://bot.example.com/files/");
+  });
+
+  test("a video output that is neither video nor audio goes as a document", async () => {
+    const documents = tg.callsOf("sendDocument").length;
+    const g = generation("video", [serve("/odd-output", randomBytes(2048), "application/octet-stream")]);
+    const sent = await deliverOutputs(g, deps());
+    expect(tg.callsOf("sendDocument").length).toBe(documents + 1);
+    expect(tg.callsOf("sendAudio").filter((c) => c.params.caption?.toString().includes("waves"))).toEqual([]);
+    expect(sent.fileIds).toHaveLength(1);
   });
 
   test("a result in a forum topic goes to that topic, its chat action too", async () => {
