@@ -1,5 +1,6 @@
 import type { Update } from "grammy/types";
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what Postgres refuses
 const unstorable = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Postgres text and jsonb hold neither NUL nor half of a surrogate pair. */

@@ -174,7 +174,10 @@ export function playgroundRoutes(deps: {
   // an album of 10 photos at Telegram's 10 MB each, and no more: the form is read into memory
   app.post(
     "/api/upload",
-    bodyLimit({ maxSize: deps.maxUploadBytes ?? maxUploadBytes, onError: (c) => c.json({ error: "the upload is too large" }, 413) }),
+    bodyLimit({
+      maxSize: deps.maxUploadBytes ?? maxUploadBytes,
+      onError: (c) => c.json({ error: "the upload is too large" }, 413),
+    }),
   );
   app.post("/api/upload", async (c) => {
     const form = await c.req.formData().catch(() => {
