@@ -1,25 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Api } from "grammy";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { translate } from "../../../src/bot/i18n";
-import {
-  type DeliveryDeps,
-  deliverOutputs,
-  telegramLimits,
-} from "../../../src/generations/deliver/send-outputs";
+import { deliverOutputs, telegramLimits } from "../../../src/generations/deliver/send-outputs";
 import { showStatus } from "../../../src/generations/deliver/status-message";
 import type { Generation } from "../../../src/generations/service";
-import { startTelegramStandIn, type TelegramStandIn, type TestUser } from "../../../src/playground/telegram";
+import type { TelegramStandIn, TestUser } from "../../../src/playground/telegram";
 import { solidPng } from "../../../src/playground/telegram/images";
-import { createMediaStore } from "../../../src/storage/media-store";
 import { languageFromCode } from "../../../src/users/language";
-import { generationRow } from "../../support/generation-row";
+import { type DeliveryRig, startDeliveryRig } from "../../support/delivery-rig";
 
 /**
  * What delivery.test.ts leaves unpinned, written against the mutants Stryker
@@ -29,90 +19,18 @@ import { generationRow } from "../../support/generation-row";
  * edited in place, skipped when unchanged, replaced when gone.
  */
 describe("delivering outputs and the status message: details", () => {
+  let rig: DeliveryRig;
   let tg: TelegramStandIn;
-  let files: Server;
-  let base: string;
-  let root: string;
   let user: TestUser;
-  const served = new Map<string, { body: Buffer; type: string }>();
   const secret = "delivery-test-secret-0123456789abcdef";
-
   beforeAll(async () => {
-    tg = await startTelegramStandIn({ rules: { flood: false } });
-    root = await mkdtemp(join(tmpdir(), "msb-delivery-mutants-"));
-    files = createServer((req, res) => {
-      const f = served.get(req.url ?? "");
-      if (!f) return void res.writeHead(404).end();
-      res.writeHead(200, { "content-type": f.type, "content-length": f.body.length }).end(f.body);
-    });
-    await new Promise<void>((r) => files.listen(0, "127.0.0.1", r));
-    base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-    user = tg.user();
-    await user.send("/start");
+    rig = await startDeliveryRig(secret);
+    ({ tg, user } = rig);
   });
-  afterAll(async () => {
-    await tg?.close();
-    files?.close();
-    await rm(root, { recursive: true, force: true });
-  });
-
-  function serve(path: string, body: Buffer, type: string): string {
-    served.set(path, { body, type });
-    return `${base}${path}`;
-  }
-
-  function generation(
-    operation: Generation["operation"],
-    outputs: string[],
-    extra: Partial<Generation> = {},
-  ): Generation {
-    const now = new Date();
-    return generationRow({
-      userId: user.id,
-      chatId: user.chatId,
-      operation,
-      params:
-        operation === "video"
-          ? {
-              operation,
-              prompt: "waves",
-              model: "video-a-v3-turbo",
-              duration: 5,
-              resolution: "720p",
-              aspectRatio: "9:16",
-            }
-          : {
-              operation: "image",
-              prompt: "a lighthouse",
-              model: "nano-core-2",
-              imageSize: "1:1",
-              numImages: outputs.length,
-            },
-      price: 8,
-      state: "delivering",
-      taskId: "t",
-      serviceCredits: 8,
-      outputs: outputs.map((url) => ({ url })),
-      charged: 8,
-      attempts: 1,
-      deliveryAttempts: 1,
-      submittedAt: now,
-      finishedAt: now,
-      ...extra,
-    });
-  }
-
-  function deps(): DeliveryDeps {
-    return {
-      api: new Api(tg.token, { apiRoot: tg.apiRoot }),
-      store: createMediaStore(root),
-      t: (lang, key, vars) => translate(languageFromCode(lang), key, vars),
-      publicUrl: "https://bot.example.com",
-      signingSecret: secret,
-      now: () => Date.now(),
-      retentionDays: 7,
-    };
-  }
+  afterAll(async () => rig?.close());
+  const serve = (path: string, body: Buffer, type: string) => rig.serve(path, body, type);
+  const generation = (...args: Parameters<DeliveryRig["generation"]>) => rig.generation(...args);
+  const deps = () => rig.deps();
 
   const t = (key: string, vars?: Record<string, string | number>) =>
     translate(languageFromCode("en"), key, vars);

@@ -1,0 +1,108 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Api } from "grammy";
+import { translate } from "../../src/bot/i18n";
+import type { DeliveryDeps } from "../../src/generations/deliver/send-outputs";
+import type { Generation } from "../../src/generations/service";
+import { startTelegramStandIn } from "../../src/playground/telegram";
+import { createMediaStore } from "../../src/storage/media-store";
+import { languageFromCode } from "../../src/users/language";
+import { generationRow } from "./generation-row";
+
+/**
+ * What a test of delivery needs: the Telegram stand-in with a user who started
+ * the bot, a file server for the service's outputs, a store directory, and
+ * generations waiting to be delivered to that user.
+ */
+export async function startDeliveryRig(secret: string) {
+  const tg = await startTelegramStandIn({ rules: { flood: false } });
+  const root = await mkdtemp(join(tmpdir(), "msb-delivery-"));
+  const served = new Map<string, { body: Buffer; type: string }>();
+  const files = createServer((req, res) => {
+    const f = served.get(req.url ?? "");
+    if (!f) return void res.writeHead(404).end();
+    res.writeHead(200, { "content-type": f.type, "content-length": f.body.length }).end(f.body);
+  });
+  await new Promise<void>((r) => files.listen(0, "127.0.0.1", r));
+  const base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+  const user = tg.user();
+  await user.send("/start");
+
+  /** serves `body` at `path`; returns its URL */
+  function serve(path: string, body: Buffer, type: string): string {
+    served.set(path, { body, type });
+    return `${base}${path}`;
+  }
+
+  /** the service's link to `path` stops working */
+  function unserve(path: string) {
+    served.delete(path);
+  }
+
+  /** a charged generation of the user, in `delivering`, with these outputs */
+  function generation(
+    operation: Generation["operation"],
+    outputs: string[],
+    extra: Partial<Generation> = {},
+  ) {
+    const now = new Date();
+    return generationRow({
+      userId: user.id,
+      chatId: user.chatId,
+      operation,
+      params:
+        operation === "video"
+          ? {
+              operation,
+              prompt: "waves",
+              model: "video-a-v3-turbo",
+              duration: 5,
+              resolution: "720p",
+              aspectRatio: "9:16",
+            }
+          : {
+              operation: "image",
+              prompt: "a lighthouse",
+              model: "nano-core-2",
+              imageSize: "1:1",
+              numImages: outputs.length,
+            },
+      price: 8,
+      state: "delivering",
+      taskId: "t",
+      serviceCredits: 8,
+      outputs: outputs.map((url) => ({ url })),
+      charged: 8,
+      attempts: 1,
+      deliveryAttempts: 1,
+      submittedAt: now,
+      finishedAt: now,
+      ...extra,
+    });
+  }
+
+  function deps(): DeliveryDeps {
+    return {
+      api: new Api(tg.token, { apiRoot: tg.apiRoot }),
+      store: createMediaStore(root),
+      t: (lang, key, vars) => translate(languageFromCode(lang), key, vars),
+      publicUrl: "https://bot.example.com",
+      signingSecret: secret,
+      now: () => Date.now(),
+      retentionDays: 7,
+    };
+  }
+
+  async function close() {
+    await tg.close();
+    files.close();
+    await rm(root, { recursive: true, force: true });
+  }
+
+  return { tg, user, root, serve, unserve, generation, deps, close };
+}
+
+export type DeliveryRig = Awaited<ReturnType<typeof startDeliveryRig>>;
