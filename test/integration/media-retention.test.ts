@@ -4,15 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createLedger, type Ledger } from "../../src/credits/ledger";
-import { createGenerations, type Generations } from "../../src/generations/service";
+import type { Ledger } from "../../src/credits/ledger";
+import type { Generations } from "../../src/generations/service";
 import { fileProxyRoutes } from "../../src/http/file-proxy";
-import { systemClock } from "../../src/lib/clock";
-import { createPrices, loadPriceTable } from "../../src/pricing/prices";
 import { removeExpiredMedia } from "../../src/storage/media-retention";
 import { createMediaStore, type MediaStore } from "../../src/storage/media-store";
 import { signFileToken } from "../../src/storage/signed-tokens";
 import { createTestDatabase, type TestDatabase } from "../support/db";
+import { testGenerations } from "../support/test-generations";
 
 const day = 24 * 3_600_000;
 const secret = "retention-secret-0123456789abcdefghij";
@@ -28,15 +27,7 @@ describe("media retention", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    ledger = createLedger(database.db);
-    generations = createGenerations({
-      db: database.db,
-      credits: ledger,
-      prices: createPrices(loadPriceTable()),
-      queues: { submit: async () => {}, sync: async () => {}, deliver: async () => {} },
-      clock: systemClock,
-      logger: pino({ level: "silent" }),
-    });
+    ({ ledger, generations } = testGenerations(database.db));
     root = await mkdtemp(join(tmpdir(), "msb-retention-"));
     store = createMediaStore(root);
   });

@@ -8,18 +8,17 @@ import { Api } from "grammy";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { translate } from "../../../src/bot/i18n";
-import { createLedger, type Ledger } from "../../../src/credits/ledger";
+import type { Ledger } from "../../../src/credits/ledger";
 import { generations as generationsTable } from "../../../src/db/schema";
 import { type DeliverDeps, deliverGeneration } from "../../../src/generations/deliver/deliver-step";
-import { createGenerations, type Generations } from "../../../src/generations/service";
-import { systemClock } from "../../../src/lib/clock";
+import type { Generations } from "../../../src/generations/service";
 import { startTelegramStandIn, type TelegramStandIn, type TestUser } from "../../../src/playground/telegram";
 import { solidPng } from "../../../src/playground/telegram/images";
-import { createPrices, loadPriceTable } from "../../../src/pricing/prices";
 import { defaultPolicy } from "../../../src/runtime/settings";
 import { createMediaStore } from "../../../src/storage/media-store";
 import { languageFromCode } from "../../../src/users/language";
 import { createTestDatabase, type TestDatabase } from "../../support/db";
+import { testGenerations } from "../../support/test-generations";
 
 /**
  * The deliver step's outcomes that deliver-step.test.ts leaves unpinned, written
@@ -44,16 +43,7 @@ describe("the deliver step: outcomes by failure", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    ledger = createLedger(database.db);
-    const queues = { submit: async () => {}, sync: async () => {}, deliver: async () => {} };
-    generations = createGenerations({
-      db: database.db,
-      credits: ledger,
-      prices: createPrices(loadPriceTable()),
-      queues,
-      clock: systemClock,
-      logger: pino({ level: "silent" }),
-    });
+    ({ ledger, generations } = testGenerations(database.db));
     tg = await startTelegramStandIn({ rules: { flood: false } });
     root = await mkdtemp(join(tmpdir(), "msb-deliver-mutants-"));
     files = createServer((_req, res) => {

@@ -7,17 +7,16 @@ import { Api } from "grammy";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { translate } from "../../../src/bot/i18n";
-import { createLedger, type Ledger } from "../../../src/credits/ledger";
+import type { Ledger } from "../../../src/credits/ledger";
 import { type DeliverDeps, deliverGeneration } from "../../../src/generations/deliver/deliver-step";
-import { createGenerations, type Generations } from "../../../src/generations/service";
-import { systemClock } from "../../../src/lib/clock";
+import type { Generations } from "../../../src/generations/service";
 import { startTelegramStandIn, type TelegramStandIn, type TestUser } from "../../../src/playground/telegram";
 import { solidPng } from "../../../src/playground/telegram/images";
-import { createPrices, loadPriceTable } from "../../../src/pricing/prices";
 import { defaultPolicy } from "../../../src/runtime/settings";
 import { createMediaStore } from "../../../src/storage/media-store";
 import { languageFromCode } from "../../../src/users/language";
 import { createTestDatabase, type TestDatabase } from "../../support/db";
+import { testGenerations } from "../../support/test-generations";
 
 /**
  * The deliver step on real Postgres and the Telegram stand-in: what happens
@@ -39,16 +38,7 @@ describe("the deliver step", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    ledger = createLedger(database.db);
-    const queues = { submit: async () => {}, sync: async () => {}, deliver: async () => {} };
-    generations = createGenerations({
-      db: database.db,
-      credits: ledger,
-      prices: createPrices(loadPriceTable()),
-      queues,
-      clock: systemClock,
-      logger: pino({ level: "silent" }),
-    });
+    ({ ledger, generations } = testGenerations(database.db));
     tg = await startTelegramStandIn({ rules: { flood: false } });
     root = await mkdtemp(join(tmpdir(), "msb-deliver-step-"));
     files = createServer((_req, res) => {

@@ -1,10 +1,9 @@
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createLedger, type Ledger } from "../../../src/credits/ledger";
-import { createGenerations, type GenerationQueues, type Generations } from "../../../src/generations/service";
-import { systemClock } from "../../../src/lib/clock";
+import type { Ledger } from "../../../src/credits/ledger";
+import type { GenerationQueues, Generations } from "../../../src/generations/service";
 import { createPrices, loadPriceTable } from "../../../src/pricing/prices";
 import { createTestDatabase, type TestDatabase } from "../../support/db";
+import { testGenerations } from "../../support/test-generations";
 
 const prices = createPrices(loadPriceTable());
 const imagePrice = prices.image("nano-core-2", undefined, 1);
@@ -25,15 +24,10 @@ describe("generations service on real Postgres", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    ledger = createLedger(database.db);
-    generations = createGenerations({
-      db: database.db,
-      credits: ledger,
+    ({ ledger, generations } = testGenerations(database.db, {
       prices,
       queues,
-      clock: systemClock,
-      logger: pino({ level: "silent" }),
-    });
+    }));
   });
   afterAll(async () => database?.drop());
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createLedger, type Ledger } from "../../../src/credits/ledger";
+import type { Ledger } from "../../../src/credits/ledger";
 import { type GenerationState, generations as generationsTable, holds } from "../../../src/db/schema";
 import type { LifecycleEvent } from "../../../src/generations/lifecycle";
 import {
@@ -13,6 +13,7 @@ import {
 import type { Clock } from "../../../src/lib/clock";
 import { createPrices, loadPriceTable } from "../../../src/pricing/prices";
 import { createTestDatabase, type TestDatabase } from "../../support/db";
+import { testGenerations } from "../../support/test-generations";
 
 /**
  * The state machine's arrows one by one, each tried from every state: a
@@ -48,16 +49,11 @@ describe("the state machine's arrows, from every state", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    ledger = createLedger(database.db);
-    generations = createGenerations({
-      db: database.db,
-      credits: ledger,
+    ({ ledger, generations } = testGenerations(database.db, {
       prices,
-      queues: { submit: async () => undefined, sync: async () => undefined, deliver: async () => undefined },
       clock,
-      logger: pino({ level: "silent" }),
       observe: (e) => void events.push(e),
-    });
+    }));
   });
   afterAll(async () => database?.drop());
 
