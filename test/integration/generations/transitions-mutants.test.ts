@@ -2,7 +2,12 @@ import { eq } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Ledger } from "../../../src/credits/ledger";
-import { type GenerationState, generations as generationsTable, holds } from "../../../src/db/schema";
+import {
+  type GenerationState,
+  generationStates,
+  generations as generationsTable,
+  holds,
+} from "../../../src/db/schema";
 import type { LifecycleEvent } from "../../../src/generations/lifecycle";
 import {
   createGenerations,
@@ -24,18 +29,7 @@ const prices = createPrices(loadPriceTable());
 const imagePrice = prices.image("nano-core-2", undefined, 1);
 if (!imagePrice.ok) throw new Error("default price table has no nano-core-2");
 const unit = imagePrice.credits;
-const allStates: GenerationState[] = [
-  "queued",
-  "submitting",
-  "pending",
-  "completed",
-  "delivering",
-  "delivered",
-  "failed",
-  "rejected",
-  "expired",
-  "cancelled",
-];
+const allStates: readonly GenerationState[] = generationStates;
 /** a fixed clock: timestamps the arrows write are exact */
 let clockNow = Date.parse("2026-01-01T00:00:00Z");
 const clock: Clock = { now: () => clockNow, sleep: async () => undefined, toReal: (ms) => ms };
