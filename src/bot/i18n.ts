@@ -1,11 +1,27 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { I18n } from "@grammyjs/i18n";
 import { projectPath } from "../lib/project-root";
 import { type Language, languageFromCode, languages } from "../users/language";
 import type { BotContext } from "./context";
 
-function localeSource(language: Language): string {
-  return readFileSync(projectPath("src", "bot", "locales", `${language}.ftl`), "utf8");
+/**
+ * A language's messages: `locales/<language>.ftl` and then every file of
+ * `locales/<language>/`, one per feature, in name order.
+ */
+export function localeSource(language: Language): string {
+  const dir = projectPath("src", "bot", "locales", language);
+  let parts: string[] = [];
+  try {
+    parts = readdirSync(dir)
+      .filter((f) => f.endsWith(".ftl"))
+      .sort();
+  } catch {
+    parts = [];
+  }
+  return [
+    readFileSync(projectPath("src", "bot", "locales", `${language}.ftl`), "utf8"),
+    ...parts.map((f) => readFileSync(projectPath("src", "bot", "locales", language, f), "utf8")),
+  ].join("\n");
 }
 
 /**

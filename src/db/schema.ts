@@ -24,6 +24,8 @@ export const users = pgTable("users", {
   language: text("language").notNull().default("en"),
   /** set when Telegram answers 403 (blocked, deactivated); cleared when the user writes again */
   blockedAt: timestamp("blocked_at", { withTimezone: true }),
+  /** set by an admin's /ban: the user's updates get one polite answer and spend nothing */
+  bannedAt: timestamp("banned_at", { withTimezone: true }),
   firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
   lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
 });
@@ -227,14 +229,46 @@ export const payments = pgTable(
   (t) => [uniqueIndex("payments_charge_uq").on(t.telegramChargeId)],
 );
 
-export const broadcasts = pgTable("broadcasts", {
-  id: uuid("id").primaryKey().defaultRandom(),
-  adminId: tgId("admin_id").notNull(),
-  text: text("text").notNull(),
-  state: text("state").$type<"draft" | "sending" | "done" | "cancelled">().notNull().default("draft"),
-  createdAt: createdAt(),
-  finishedAt: timestamp("finished_at", { withTimezone: true }),
-});
+export const broadcastStates = ["sending", "done", "cancelled"] as const;
+export type BroadcastState = (typeof broadcastStates)[number];
+
+/** Who a broadcast goes to: everyone reachable, those seen in the last N days, or one language. */
+export type BroadcastAudience =
+  | { kind: "everyone" }
+  | { kind: "active"; days: number }
+  | { kind: "language"; language: string };
+
+/**
+ * One message (or album) of an admin's, copied to every recipient. The
+ * recipient rows are the truth of who got it; Redis only carries the work.
+ */
+export const broadcasts = pgTable(
+  "broadcasts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    adminId: tgId("admin_id").notNull(),
+    /** a short description of the content, for the admin's reports */
+    text: text("text").notNull(),
+    state: text("state").$type<BroadcastState>().notNull().default("sending"),
+    /** the chat and message(s) copied: one id, or an album's ids */
+    sourceChatId: tgId("source_chat_id").notNull(),
+    sourceMessageIds: jsonb("source_message_ids").$type<number[]>().notNull(),
+    audience: jsonb("audience").$type<BroadcastAudience>().notNull(),
+    total: integer("total").notNull().default(0),
+    /** the admin's progress message, edited as the broadcast goes */
+    progressChatId: tgId("progress_chat_id"),
+    progressMessageId: integer("progress_message_id"),
+    language: text("language").notNull().default("en"),
+    /** the command message that started it: one broadcast per confirm, however often tapped */
+    requestKey: text("request_key").notNull(),
+    createdAt: createdAt(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("broadcasts_request_key").on(t.requestKey)],
+);
+
+export const recipientStates = ["pending", "sending", "sent", "blocked", "failed"] as const;
+export type RecipientState = (typeof recipientStates)[number];
 
 export const broadcastRecipients = pgTable(
   "broadcast_recipients",
@@ -243,12 +277,16 @@ export const broadcastRecipients = pgTable(
       .notNull()
       .references(() => broadcasts.id),
     userId: tgId("user_id").notNull(),
-    state: text("state").$type<"pending" | "sent" | "blocked" | "failed">().notNull().default("pending"),
+    /** `sending` is claimed just before the copy: after a crash it is counted as sent, never copied again */
+    state: text("state").$type<RecipientState>().notNull().default("pending"),
     messageId: integer("message_id"),
     error: text("error"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("broadcast_recipients_pk").on(t.broadcastId, t.userId)],
+  (t) => [
+    uniqueIndex("broadcast_recipients_pk").on(t.broadcastId, t.userId),
+    index("broadcast_recipients_pending").on(t.broadcastId, t.userId).where(sql`${t.state} = 'pending'`),
+  ],
 );
 
 /** Conversation state (grammY StorageAdapter, see bot/storage.ts). */

@@ -1,16 +1,15 @@
-import { readFileSync } from "node:fs";
 import { FluentResource } from "@fluent/bundle";
 import { describe, expect, test } from "vitest";
 import { baseCommands } from "../../src/bot/commands";
-import { negotiateLanguage, translate } from "../../src/bot/i18n";
-import { languages } from "../../src/users/language";
+import { localeSource, negotiateLanguage, translate } from "../../src/bot/i18n";
+import { type Language, languages } from "../../src/users/language";
 
 const isolation = /[\u2068\u2069]/g;
 const plain = (text: string) => text.replace(isolation, "");
 
 /** message id → the variables it uses */
-function messages(language: string): Map<string, string[]> {
-  const source = readFileSync(new URL(`../../src/bot/locales/${language}.ftl`, import.meta.url), "utf8");
+function messages(language: Language): Map<string, string[]> {
+  const source = localeSource(language);
   const resource = new FluentResource(source);
   const out = new Map<string, string[]>();
   for (const message of resource.body) {
