@@ -96,6 +96,16 @@ export const envSchema = z.object({
       .min(1, "must be at least 1 day")
       .default(7),
   ),
+  /** Telegram sends per second across all workers, results and broadcasts together (results first) */
+  TELEGRAM_SENDS_PER_SECOND: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "must be a whole number of messages per second" })
+      .int("must be a whole number of messages per second")
+      .min(1, "must be at least 1")
+      .max(1000, "must be at most 1000 (Telegram's paid broadcast ceiling)")
+      .default(25),
+  ),
   PRICES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./data")),
   HOST: z.preprocess(emptyToUndefined, z.string().default("0.0.0.0")),
@@ -133,6 +143,8 @@ export interface Config {
   signingSecret: string;
   /** days stored results and their download links live */
   mediaRetentionDays: number;
+  /** the one global Telegram send limit (messages/s) shared by deliveries and broadcasts */
+  telegramSendsPerSecond: number;
   /** the queue dashboard's basic-auth password; undefined: the dashboard is off */
   dashboardPassword: string | undefined;
   database: ConfiguredDatabase;
@@ -253,6 +265,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     adminIds: e.ADMIN_IDS,
     welcomeCredits: e.WELCOME_CREDITS,
     mediaRetentionDays: e.MEDIA_RETENTION_DAYS,
+    telegramSendsPerSecond: e.TELEGRAM_SENDS_PER_SECOND,
     pricesFile: e.PRICES_FILE,
     dataDir: e.DATA_DIR,
     http: { host: e.HOST, port },

@@ -1,7 +1,13 @@
 import { Queue } from "bullmq";
 import type { GenerationQueues } from "../generations/service";
 import type { Clock } from "../lib/clock";
-import { type GenerationJob, queueNames } from "./jobs";
+import {
+  type BroadcastSendJob,
+  type BroadcastTickJob,
+  type GenerationJob,
+  queueNames,
+  sendJobNames,
+} from "./jobs";
 import type { SyncHints } from "./sync-hints";
 
 export interface RedisTarget {
@@ -21,11 +27,14 @@ const common = { removeOnComplete: true, removeOnFail: true } as const;
 
 const submitAttempts = 8;
 
+/** Everything the deliver queue carries: results, and broadcasts behind them. */
+export type SendJob = GenerationJob | BroadcastSendJob | BroadcastTickJob;
+
 export function createQueues(target: RedisTarget) {
   const connection = redisConnection(target);
   const submit = new Queue<GenerationJob>(queueNames.submit, { connection, prefix: target.prefix });
   const sync = new Queue<GenerationJob>(queueNames.sync, { connection, prefix: target.prefix });
-  const deliver = new Queue<GenerationJob>(queueNames.deliver, { connection, prefix: target.prefix });
+  const deliver = new Queue<SendJob>(queueNames.deliver, { connection, prefix: target.prefix });
   return {
     submit,
     sync,
@@ -83,3 +92,56 @@ export function generationQueues(queues: Queues, clock: Clock, hints: SyncHints)
     },
   };
 }
+
+/**
+ * Broadcast work rides in the deliver queue, under its one limiter: results
+ * carry no priority and BullMQ takes those first; a broadcast's tick comes
+ * next, its copies last. Job ids make a re-added copy or tick a no-op while
+ * one is still queued.
+ */
+const tickPriority = 1;
+const copyPriority = 10;
+
+export function broadcastQueue(queues: Queues) {
+  const deliver = queues.deliver;
+  const tickId = (bid: string) => `bc-tick-${bid}`;
+  async function tick(bid: string, opts: { delayMs?: number } = {}): Promise<void> {
+    const data: BroadcastTickJob = { v: 1, bid, cursor: 0 };
+    await deliver.add(sendJobNames.broadcastTick, data, {
+      ...common,
+      jobId: tickId(bid),
+      priority: tickPriority,
+      attempts: 20,
+      backoff: { type: "exponential", delay: 1_000 },
+      ...(opts.delayMs ? { delay: opts.delayMs } : {}),
+    });
+  }
+  return {
+    /** queues one copy per user id; each job id is the broadcast's and the user's */
+    async copies(bid: string, userIds: readonly number[]): Promise<void> {
+      await deliver.addBulk(
+        userIds.map((uid) => ({
+          name: sendJobNames.broadcastSend,
+          data: { v: 1, bid, uid } satisfies BroadcastSendJob,
+          opts: {
+            ...common,
+            jobId: `bc-${bid}-${uid}`,
+            priority: copyPriority,
+            attempts: 5,
+            backoff: { type: "exponential", delay: 1_000 },
+          },
+        })),
+      );
+    },
+    tick,
+    /** the tick at once (after a cancel): a waiting one is brought forward, a missing one added */
+    async tickNow(bid: string): Promise<void> {
+      const job = await deliver.getJob(tickId(bid));
+      if (!job) return tick(bid);
+      if (await job.isDelayed()) await job.promote().catch(() => undefined);
+    },
+    /** jobs waiting behind the results: how far ahead the copies are queued */
+    outstanding: () => deliver.getPrioritizedCount(),
+  };
+}
+export type BroadcastQueue = ReturnType<typeof broadcastQueue>;

@@ -1,12 +1,21 @@
 import { DelayedError, type Job, Worker } from "bullmq";
+import { type CopyOutcome, copyToRecipient, type SendDeps } from "../broadcasts/send-step";
+import { type TickDeps, type TickOutcome, tickBroadcast } from "../broadcasts/tick-step";
 import { type DeliverDeps, deliverGeneration } from "../generations/deliver/deliver-step";
 import { type SubmitDeps, submitGeneration } from "../generations/submit/submit-step";
 import { type SyncDeps, syncGeneration } from "../generations/sync/sync-step";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { outageLog } from "../lib/outage-log";
-import { type GenerationJob, generationJob, queueNames } from "./jobs";
-import { type RedisTarget, redisConnection } from "./queues";
+import {
+  broadcastSendJob,
+  broadcastTickJob,
+  type GenerationJob,
+  generationJob,
+  queueNames,
+  sendJobNames,
+} from "./jobs";
+import { type RedisTarget, redisConnection, type SendJob } from "./queues";
 import type { SyncHints } from "./sync-hints";
 
 export interface WorkerOptions {
@@ -16,6 +25,8 @@ export interface WorkerOptions {
   submit: SubmitDeps;
   sync: SyncDeps;
   deliver: DeliverDeps;
+  /** broadcast copies and ticks, which share the deliver queue and its limiter */
+  broadcasts?: { copy: SendDeps; tick: TickDeps };
   /** how long submitting pauses after the service refused our key or balance (clock ms) */
   operatorPauseMs: number;
   concurrency?: { submit?: number; sync?: number; deliver?: number };
@@ -29,7 +40,7 @@ export interface WorkerOptions {
 
 /** Re-runs the job later without spending an attempt. */
 async function later(
-  job: Job<GenerationJob>,
+  job: Job<GenerationJob> | Job<SendJob>,
   token: string | undefined,
   realDelayMs: number,
 ): Promise<never> {
@@ -110,22 +121,38 @@ function syncWorker(opts: WorkerOptions, base: WorkerBase, report: Report): Work
   );
 }
 
-function deliverWorker(opts: WorkerOptions, base: WorkerBase, report: Report): Worker<GenerationJob> {
-  const worker: Worker<GenerationJob> = new Worker<GenerationJob>(
+function deliverWorker(opts: WorkerOptions, base: WorkerBase, report: Report): Worker<SendJob> {
+  /** Telegram's flood control: every worker of this queue waits, not only this one (the limiter lives in Redis) */
+  const pause = async (retryAfterSeconds: number, about: Record<string, unknown>): Promise<never> => {
+    opts.logger.warn({ ...about, retryAfter: retryAfterSeconds }, "telegram flood control: pausing sends");
+    await worker.rateLimit(retryAfterSeconds * 1000);
+    throw Worker.RateLimitError();
+  };
+  const worker: Worker<SendJob> = new Worker<SendJob>(
     queueNames.deliver,
-    async (job) => {
+    async (job, token) => {
+      if (job.name === sendJobNames.broadcastSend) {
+        const { bid, uid } = broadcastSendJob.parse(job.data);
+        const outcome: CopyOutcome = await copyToRecipient(bid, uid, broadcastDeps(opts).copy);
+        report("broadcast", bid, outcome.kind);
+        if (outcome.kind === "flood") return pause(outcome.retryAfterSeconds, { broadcastId: bid });
+        return outcome.kind;
+      }
+      if (job.name === sendJobNames.broadcastTick) {
+        const data = broadcastTickJob.parse(job.data);
+        const outcome: TickOutcome = await tickBroadcast(data, broadcastDeps(opts).tick);
+        report("broadcast-tick", data.bid, outcome.kind);
+        if (outcome.kind === "flood") return pause(outcome.retryAfterSeconds, { broadcastId: data.bid });
+        if (outcome.kind === "again") {
+          await job.updateData(outcome.data);
+          return later(job, token, outcome.delayMs);
+        }
+        return outcome.kind;
+      }
       const { gid } = generationJob.parse(job.data);
       const outcome = await deliverGeneration(gid, opts.deliver);
       report("deliver", gid, outcome.kind);
-      if (outcome.kind === "flood") {
-        opts.logger.warn(
-          { generationId: gid, retryAfter: outcome.retryAfterSeconds },
-          "telegram flood control: pausing deliveries",
-        );
-        // the limiter lives in Redis: every deliver worker waits, not only this one
-        await worker.rateLimit(outcome.retryAfterSeconds * 1000);
-        throw Worker.RateLimitError();
-      }
+      if (outcome.kind === "flood") return pause(outcome.retryAfterSeconds, { generationId: gid });
       return outcome.kind;
     },
     {
@@ -135,6 +162,11 @@ function deliverWorker(opts: WorkerOptions, base: WorkerBase, report: Report): W
     },
   );
   return worker;
+}
+
+function broadcastDeps(opts: WorkerOptions): { copy: SendDeps; tick: TickDeps } {
+  if (!opts.broadcasts) throw new Error("workers: a broadcast job came to a worker without broadcast deps");
+  return opts.broadcasts;
 }
 
 /**

@@ -3,6 +3,7 @@ import { Api } from "grammy";
 import { Redis } from "ioredis";
 import { translateFor } from "../bot/i18n";
 import { boundedAutoRetry } from "../bot/transformers";
+import { createBroadcastStore } from "../broadcasts/store";
 import type { Config } from "../config";
 import { createLedger } from "../credits/ledger";
 import { openDatabase } from "../db/client";
@@ -17,7 +18,7 @@ import type { Logger } from "../lib/logger";
 import { outageLog } from "../lib/outage-log";
 import type { MediaClient } from "../media/client";
 import { createPrices, loadPriceTable } from "../pricing/prices";
-import { createQueues, generationQueues, type Queues } from "../queue/queues";
+import { broadcastQueue, createQueues, generationQueues, type Queues } from "../queue/queues";
 import { createSyncHints } from "../queue/sync-hints";
 import { createMediaStore } from "../storage/media-store";
 import { signFileToken, signGid } from "../storage/signed-tokens";
@@ -25,7 +26,7 @@ import { languageFromCode } from "../users/language";
 import { createUsers } from "../users/users";
 import { connectMediaService } from "./media-service";
 import { type AdminAlert, adminAlerts } from "./operator-alert";
-import type { RuntimePolicy, RuntimeTiming } from "./settings";
+import { broadcastCallTimeoutSeconds, type RuntimePolicy, type RuntimeTiming } from "./settings";
 import { phase, type StopPhases } from "./stop-phases";
 
 export interface ServiceOptions {
@@ -100,11 +101,14 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     hints,
     generationQueues: gq,
     generations,
+    broadcasts: { store: createBroadcastStore(db), queue: broadcastQueue(queues) },
     store,
     metrics,
     media,
     simulator: connected.simulator,
     api,
+    /** for broadcast copies: a 429 comes back at once, to pause every worker's limiter */
+    sendApi: config.telegram.token ? sendApi(config, metrics) : undefined,
     alert,
     t: translateFor,
     now,
@@ -151,6 +155,16 @@ function telegramApi(config: Config, metrics: Metrics): Api {
   const api = new Api(config.telegram.token!, { apiRoot: config.telegram.apiRoot });
   api.config.use(countFloodWaits(metrics));
   api.config.use(boundedAutoRetry());
+  return api;
+}
+
+/** The Telegram API without automatic retries, 429s counted, each call bounded in time. */
+function sendApi(config: Config, metrics: Metrics): Api {
+  const api = new Api(config.telegram.token!, {
+    apiRoot: config.telegram.apiRoot,
+    timeoutSeconds: broadcastCallTimeoutSeconds,
+  });
+  api.config.use(countFloodWaits(metrics));
   return api;
 }
 

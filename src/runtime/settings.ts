@@ -19,6 +19,10 @@ export interface RuntimeTiming {
   mediaRetentionEveryMs: number;
   /** real ms: a webhook update still in handling gets its 200 after this (Telegram redelivers slow answers) */
   webhookAnswerMs: number;
+  /** real ms between a broadcast's ticks: how often its progress message may change */
+  broadcastTickMs: number;
+  /** real ms after which a broadcast copy claimed but never reported (its worker died) counts as sent */
+  broadcastClaimStaleMs: number;
 }
 
 export const defaultTiming: RuntimeTiming = {
@@ -35,7 +39,13 @@ export const defaultTiming: RuntimeTiming = {
   alertWindowMs: 30 * 60_000,
   mediaRetentionEveryMs: 60 * 60_000,
   webhookAnswerMs: 8_000,
+  broadcastTickMs: 3_000,
+  // well past a copy's longest call (broadcastCallTimeoutSeconds)
+  broadcastClaimStaleMs: 120_000,
 };
+
+/** A broadcast copy that got no answer in this long is given up (and not tried again). */
+export const broadcastCallTimeoutSeconds = 30;
 
 /** How far the bot goes before it gives up, and how long what it hands out lives. */
 export interface RuntimePolicy {

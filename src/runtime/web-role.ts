@@ -8,6 +8,7 @@ import { createBot } from "../bot/bot";
 import { syncCommands } from "../bot/commands";
 import type { BotContext } from "../bot/context";
 import { conversationCommands, conversationFeatures } from "../bot/conversations/conversation-features";
+import { broadcastFeature } from "../bot/features/broadcast";
 import { createInFlight, type InFlight } from "../bot/middleware/in-flight";
 import { type PollingHandle, startPolling } from "../bot/polling";
 import { createUpdateJournal, startUpdateRecovery, type UpdateJournal } from "../bot/update-journal";
@@ -110,7 +111,11 @@ function telegramBot(
       inFlight,
       journal,
       ...(botInfo ? { botInfo } : {}),
-      features: conversationFeatures({ generations, prices }),
+      // the broadcast conversation first: conversationFeatures answers every other `cv:` press as stale
+      features: [
+        broadcastFeature({ db, ...s.broadcasts, adminIds: config.adminIds, logger }),
+        ...conversationFeatures({ generations, prices }),
+      ],
     },
   );
 }

@@ -1,3 +1,4 @@
+import { resumeBroadcasts } from "../broadcasts/reconciler";
 import { showStatus } from "../generations/deliver/status-message";
 import { reconcile, startReconciler } from "../generations/reconciler";
 import { pollIntervalMs } from "../media/catalog";
@@ -17,6 +18,10 @@ export function startWorkerRole(
   const { timing, policy } = settings;
   if (!s.api) throw new Error("the worker role needs BOT_TOKEN to deliver results");
   const api = s.api;
+  const sendApi = s.sendApi ?? api;
+  const markBlocked = async (userId: number) => {
+    await s.users.markBlocked(userId);
+  };
   const workers = startWorkers({
     redis: config.redis,
     clock,
@@ -59,15 +64,31 @@ export function startWorkerRole(
       now: s.now,
       maxDeliveryAttempts: policy.maxDeliveryAttempts,
       retentionDays: config.mediaRetentionDays,
-      markBlocked: async (userId) => {
-        await s.users.markBlocked(userId);
+      markBlocked,
+    },
+    telegramPerSecond: config.telegramSendsPerSecond,
+    broadcasts: {
+      copy: { store: s.broadcasts.store, api: sendApi, logger, markBlocked },
+      tick: {
+        store: s.broadcasts.store,
+        queue: s.broadcasts.queue,
+        api: sendApi,
+        t,
+        logger,
+        sendsPerSecond: config.telegramSendsPerSecond,
+        tickMs: timing.broadcastTickMs,
+        claimStaleMs: timing.broadcastClaimStaleMs,
+        now: () => Date.now(),
       },
     },
     onOutcome: (queue, _gid, outcome) => s.metrics.jobOutcomes.inc({ queue, outcome }),
   });
   stops.onStop(phase.workers, () => workers.drain(timing.drainMs));
   const reconciler = startReconciler(
-    () => reconcile(generations, gq, logger),
+    async () => {
+      await reconcile(generations, gq, logger);
+      await resumeBroadcasts(s.broadcasts.store, s.broadcasts.queue, logger);
+    },
     clock.toReal(timing.reconcileEveryMs),
     logger,
   );

@@ -42,7 +42,7 @@ function callbackKind<T>(
   };
 }
 
-/** A generation id as Postgres stores it: a canonical lower-case uuid. */
+/** A generation (or broadcast) id as Postgres stores it: a canonical lower-case uuid. */
 const generationId = z.uuid().regex(/^[0-9a-f-]+$/);
 
 /** Under a delivered result: make it again with the same settings. */
@@ -53,3 +53,5 @@ export const editResultData = callbackKind("ed:", generationId, (id) => id);
 export const historyShowData = callbackKind("hs:", generationId, (id) => id);
 /** /language: the language chosen. */
 export const languageData = callbackKind("language:", languageSchema, (language) => language);
+/** Under a running broadcast's progress message: stop it. */
+export const stopBroadcastData = callbackKind("bcstop:", generationId, (id) => id);

@@ -4,13 +4,13 @@ import type { TelegramRules } from "./rules";
 
 /**
  * Flood control: a token bucket per chat, a one-minute window per group and a
- * one-second window across chats. Each request that posts or edits a message
- * counts once (an album is one request).
+ * token bucket across chats holding one second's worth. Each request that posts
+ * or edits a message counts once (an album is one request).
  */
 export class FloodControl {
   private readonly buckets = new Map<number, { tokens: number; at: number }>();
   private readonly groupWindows = new Map<number, number[]>();
-  private globalWindow: number[] = [];
+  private global: { tokens: number; at: number } | undefined;
 
   constructor(
     private readonly rules: () => TelegramRules,
@@ -36,13 +36,17 @@ export class FloodControl {
       groupWindow = (this.groupWindows.get(chatId) ?? []).filter((t) => t > now - 60_000);
       if (groupWindow.length >= flood.perGroupPerMinute) waits.push(groupWindow[0]! + 60_000 - now);
     }
+    let global: { tokens: number; at: number } | undefined;
     if (counts.global && flood.globalPerSecond !== false) {
-      this.globalWindow = this.globalWindow.filter((t) => t > now - 1000);
-      if (this.globalWindow.length >= flood.globalPerSecond) waits.push(this.globalWindow[0]! + 1000 - now);
+      const rate = flood.globalPerSecond;
+      const prior = this.global ?? { tokens: rate, at: now };
+      global = { tokens: Math.min(rate, prior.tokens + ((now - prior.at) / 1000) * rate), at: now };
+      if (global.tokens < 1) waits.push(((1 - global.tokens) / rate) * 1000);
     }
 
     if (waits.length > 0) {
       if (bucket) this.buckets.set(chatId, bucket);
+      if (global) this.global = global;
       throw tooManyRequests(Math.max(1, Math.ceil(Math.max(...waits) / 1000)));
     }
     if (bucket) this.buckets.set(chatId, { tokens: bucket.tokens - 1, at: now });
@@ -50,12 +54,12 @@ export class FloodControl {
       groupWindow.push(now);
       this.groupWindows.set(chatId, groupWindow);
     }
-    if (counts.global && flood.globalPerSecond !== false) this.globalWindow.push(now);
+    if (global) this.global = { tokens: global.tokens - 1, at: now };
   }
 
   reset(): void {
     this.buckets.clear();
     this.groupWindows.clear();
-    this.globalWindow = [];
+    this.global = undefined;
   }
 }

@@ -13,7 +13,11 @@ export interface FloodRules {
   perChat: { perSecond: number; burst: number } | false;
   /** messages (and edits) per minute in one group or supergroup */
   perGroupPerMinute: number | false;
-  /** messages per second across all chats */
+  /**
+   * messages per second across all chats: a token bucket refilled at this
+   * rate holding one second of them, so a sender at the rate never meets a
+   * 429 and one above it soon does
+   */
   globalPerSecond: number | false;
 }
 

@@ -32,6 +32,8 @@ export interface FileSpec {
 export interface SendOptions {
   replyTo?: Message | number;
   threadId?: number;
+  /** formatting the user applied in their client (bold, links, …), besides the entities Telegram detects */
+  entities?: MessageEntity[];
 }
 
 export type ButtonMatcher =
@@ -121,7 +123,7 @@ export class TestUser {
 
   /** Sends text to the bot in the private chat; returns the message the update carries. */
   async send(text: string, options: SendOptions = {}): Promise<Message> {
-    const entities = userEntities(text);
+    const entities = [...userEntities(text), ...(options.entities ?? [])].sort((a, b) => a.offset - b.offset);
     return this.post(this.chatState, { text, ...(entities.length > 0 ? { entities } : {}) }, options);
   }
 

@@ -109,6 +109,33 @@ export const messageMethods: Record<string, MethodHandler> = {
     return { message_id: message.message_id };
   },
 
+  /** Copies 1–100 messages of one chat in their order; an album stays an album (one request). */
+  copyMessages(w, p) {
+    const { chat, extra } = sendContext(w, p);
+    const from = w.chats.get(Number(p.chatId("from_chat_id")));
+    const ids = p.json("message_ids", z.array(z.number().int()));
+    if (!ids || ids.length === 0 || ids.length > 100) throw badRequest("message_ids is empty");
+    if (ids.some((id, i) => i > 0 && id <= ids[i - 1]!))
+      throw badRequest("message identifiers are not increasing");
+    const sources = ids
+      .map((id) => from?.byId.get(id))
+      .filter((stored): stored is StoredMessage => stored !== undefined && !stored.deleted)
+      .map((stored) => stored.message);
+    if (sources.length === 0) throw badRequest("there are no messages to copy");
+    countFlood(w, chat);
+    const groups = new Map<string, string>();
+    return sources.map((source) => {
+      const content = copyableContent(source);
+      if (source.media_group_id) {
+        const group = groups.get(source.media_group_id) ?? `copy-${source.media_group_id}-${w.clock.now()}`;
+        groups.set(source.media_group_id, group);
+        content.media_group_id = group;
+      }
+      const message = postBotMessage(w, chat, { ...content, ...extra });
+      return { message_id: message.message_id };
+    });
+  },
+
   forwardMessage(w, p) {
     const chat = w.chats.target(p.chatId());
     const source = sourceMessage(w, p);

@@ -1,0 +1,208 @@
+import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import {
+  type BroadcastAudience,
+  broadcastRecipients,
+  broadcasts,
+  type RecipientState,
+  users,
+} from "../db/schema";
+import { audienceFilter } from "./audience";
+
+export type Broadcast = typeof broadcasts.$inferSelect;
+
+export interface NewBroadcast {
+  adminId: number;
+  /** one broadcast per confirmation, however often it is tapped */
+  requestKey: string;
+  source: { chatId: number; messageIds: number[] };
+  audience: BroadcastAudience;
+  /** a short description of the content for reports */
+  text: string;
+  language: string;
+  progress: { chatId: number; messageId: number };
+}
+
+export type RecipientCounts = Record<RecipientState, number> & { total: number };
+
+/** How one recipient's copy ended. */
+export type RecipientOutcome =
+  | { state: "sent"; messageId: number }
+  | { state: "blocked"; error: string }
+  | { state: "failed"; error: string };
+
+/**
+ * Broadcasts and their recipients in Postgres: who gets a broadcast is decided
+ * once, in SQL, when it is created (memory stays flat whatever the audience),
+ * and each recipient row moves pending → sending → sent | blocked | failed by
+ * conditional UPDATEs, so a copy is attempted at most once.
+ */
+export function createBroadcastStore(db: Database) {
+  async function create(input: NewBroadcast): Promise<{ broadcast: Broadcast; created: boolean }> {
+    return db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(broadcasts)
+        .values({
+          adminId: input.adminId,
+          requestKey: input.requestKey,
+          text: input.text,
+          sourceChatId: input.source.chatId,
+          sourceMessageIds: input.source.messageIds,
+          audience: input.audience,
+          language: input.language,
+          progressChatId: input.progress.chatId,
+          progressMessageId: input.progress.messageId,
+        })
+        .onConflictDoNothing({ target: broadcasts.requestKey })
+        .returning();
+      if (!row) {
+        const [existing] = await tx
+          .select()
+          .from(broadcasts)
+          .where(eq(broadcasts.requestKey, input.requestKey));
+        if (!existing) throw new Error(`broadcasts: ${input.requestKey} vanished after a conflict`);
+        return { broadcast: existing, created: false };
+      }
+      const inserted = await tx.execute<{ user_id: number }>(sql`
+        insert into ${broadcastRecipients} (broadcast_id, user_id)
+        select ${row.id}::uuid, ${users.id} from ${users} where ${audienceFilter(input.audience)}
+      `);
+      const total = countOf(inserted);
+      const [counted] = await tx
+        .update(broadcasts)
+        .set({ total })
+        .where(eq(broadcasts.id, row.id))
+        .returning();
+      return { broadcast: counted ?? row, created: true };
+    });
+  }
+
+  async function get(id: string): Promise<Broadcast | undefined> {
+    const [row] = await db.select().from(broadcasts).where(eq(broadcasts.id, id));
+    return row;
+  }
+
+  async function counts(id: string): Promise<RecipientCounts> {
+    const rows = await db
+      .select({ state: broadcastRecipients.state, n: sql<number>`count(*)`.mapWith(Number) })
+      .from(broadcastRecipients)
+      .where(eq(broadcastRecipients.broadcastId, id))
+      .groupBy(broadcastRecipients.state);
+    const out: RecipientCounts = { pending: 0, sending: 0, sent: 0, blocked: 0, failed: 0, total: 0 };
+    for (const r of rows) {
+      out[r.state] = r.n;
+      out.total += r.n;
+    }
+    return out;
+  }
+
+  /** The next `limit` recipients still pending, after user id `cursor`. */
+  async function pendingAfter(id: string, cursor: number, limit: number): Promise<number[]> {
+    const rows = await db
+      .select({ userId: broadcastRecipients.userId })
+      .from(broadcastRecipients)
+      .where(
+        and(
+          eq(broadcastRecipients.broadcastId, id),
+          eq(broadcastRecipients.state, "pending"),
+          gt(broadcastRecipients.userId, cursor),
+        ),
+      )
+      .orderBy(asc(broadcastRecipients.userId))
+      .limit(limit);
+    return rows.map((r) => r.userId);
+  }
+
+  /**
+   * pending → sending, only while the broadcast is still sending. The claim is
+   * made before the copy: whatever happens after it, the copy is not tried again.
+   */
+  async function claim(id: string, userId: number): Promise<Broadcast | undefined> {
+    const claimed = await db.execute<{ user_id: number }>(sql`
+      update ${broadcastRecipients} set state = 'sending', updated_at = now()
+      where broadcast_id = ${id} and user_id = ${userId} and state = 'pending'
+        and exists (select 1 from ${broadcasts} where id = ${id} and state = 'sending')
+      returning user_id
+    `);
+    return countOf(claimed) === 1 ? get(id) : undefined;
+  }
+
+  /** sending → pending: Telegram refused the copy for flood control, so it was not made. */
+  async function unclaim(id: string, userId: number): Promise<void> {
+    await db
+      .update(broadcastRecipients)
+      .set({ state: "pending", updatedAt: sql`now()` })
+      .where(recipient(id, userId, "sending"));
+  }
+
+  async function record(id: string, userId: number, outcome: RecipientOutcome): Promise<void> {
+    await db
+      .update(broadcastRecipients)
+      .set({
+        state: outcome.state,
+        messageId: outcome.state === "sent" ? outcome.messageId : null,
+        error: outcome.state === "sent" ? null : outcome.error.slice(0, 500),
+        updatedAt: sql`now()`,
+      })
+      .where(recipient(id, userId, "sending"));
+  }
+
+  /**
+   * Claims older than `olderThanMs` whose copy never reported back (its process
+   * died during the call): Telegram most likely has it. Counted as sent, never copied again.
+   */
+  async function settleStaleClaims(id: string, olderThanMs: number): Promise<number> {
+    const rows = await db
+      .update(broadcastRecipients)
+      .set({ state: "sent", error: "unconfirmed: the copy's worker stopped during the call" })
+      .where(
+        and(
+          eq(broadcastRecipients.broadcastId, id),
+          eq(broadcastRecipients.state, "sending"),
+          lt(broadcastRecipients.updatedAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`),
+        ),
+      )
+      .returning({ userId: broadcastRecipients.userId });
+    return rows.length;
+  }
+
+  /** sending → done | cancelled; false when it had already left `sending`. */
+  async function end(id: string, state: "done" | "cancelled"): Promise<boolean> {
+    const rows = await db
+      .update(broadcasts)
+      .set({ state, finishedAt: sql`now()` })
+      .where(and(eq(broadcasts.id, id), eq(broadcasts.state, "sending")))
+      .returning({ id: broadcasts.id });
+    return rows.length === 1;
+  }
+
+  /** Broadcasts still sending, oldest first (the reconciler resumes each). */
+  async function unfinished(): Promise<Broadcast[]> {
+    return db
+      .select()
+      .from(broadcasts)
+      .where(eq(broadcasts.state, "sending"))
+      .orderBy(asc(broadcasts.createdAt));
+  }
+
+  return { create, get, counts, pendingAfter, claim, unclaim, record, settleStaleClaims, end, unfinished };
+}
+
+export type BroadcastStore = ReturnType<typeof createBroadcastStore>;
+
+function recipient(id: string, userId: number, state: RecipientState) {
+  return and(
+    eq(broadcastRecipients.broadcastId, id),
+    eq(broadcastRecipients.userId, userId),
+    eq(broadcastRecipients.state, state),
+  );
+}
+
+/** Rows touched by a raw statement: postgres-js and PGlite report them differently. */
+function countOf(result: unknown): number {
+  const r = result as { rows?: unknown[]; affectedRows?: number; count?: number };
+  if (typeof r.count === "number") return r.count;
+  if (typeof r.affectedRows === "number") return r.affectedRows;
+  if (Array.isArray(r.rows)) return r.rows.length;
+  return Array.isArray(result) ? result.length : 0;
+}

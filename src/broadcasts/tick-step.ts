@@ -1,0 +1,94 @@
+import type { Api } from "grammy";
+import type { TranslateFor } from "../bot/i18n";
+import type { Logger } from "../lib/logger";
+import type { BroadcastTickJob } from "../queue/jobs";
+import type { BroadcastQueue } from "../queue/queues";
+import { classifyTelegramError } from "../telegram/telegram-error";
+import { progressView } from "./progress";
+import type { BroadcastStore } from "./store";
+
+export interface TickDeps {
+  store: BroadcastStore;
+  queue: Pick<BroadcastQueue, "copies" | "outstanding">;
+  api: Api;
+  t: TranslateFor;
+  logger: Logger;
+  /** the global send limit (messages/s): how far ahead copies are queued, and the first ETA */
+  sendsPerSecond: number;
+  /** real ms between ticks: the progress message is edited at most this often */
+  tickMs: number;
+  /** real ms after which a claimed copy that never reported back counts as sent */
+  claimStaleMs: number;
+  now(): number;
+}
+
+export type TickOutcome =
+  | { kind: "gone" }
+  | { kind: "finished"; state: "done" | "cancelled" }
+  | { kind: "again"; data: BroadcastTickJob; delayMs: number }
+  | { kind: "flood"; retryAfterSeconds: number };
+
+/**
+ * One beat of a broadcast: tops up the queued copies (paged from Postgres, a
+ * few ticks' worth ahead, never the whole audience), edits the admin's
+ * progress message when its text changed, and ends the broadcast once no
+ * recipient is left. Safe to run again at any point: the rows decide.
+ */
+export async function tickBroadcast(job: BroadcastTickJob, deps: TickDeps): Promise<TickOutcome> {
+  const { store } = deps;
+  let b = await store.get(job.bid);
+  if (!b) return { kind: "gone" };
+  let counts = await store.counts(b.id);
+  if (b.state === "sending" && counts.pending === 0) {
+    if (counts.sending > 0 && (await store.settleStaleClaims(b.id, deps.claimStaleMs)) > 0) {
+      counts = await store.counts(b.id);
+    }
+    if (counts.sending === 0 && (await store.end(b.id, "done"))) {
+      deps.logger.info({ broadcastId: b.id, ...counts }, "broadcast finished");
+    }
+    b = (await store.get(b.id)) ?? b;
+  }
+
+  let cursor = job.cursor;
+  if (b.state === "sending") cursor = await topUp(b.id, cursor, deps);
+
+  const view = progressView(b, counts, deps.t, {
+    elapsedMs: deps.now() - b.createdAt.getTime(),
+    limitPerSecond: deps.sendsPerSecond,
+  });
+  let shown = job.shown;
+  if (view.text !== shown && b.progressChatId !== null && b.progressMessageId !== null) {
+    try {
+      await deps.api.editMessageText(b.progressChatId, b.progressMessageId, view.text, {
+        reply_markup: view.keyboard ?? { inline_keyboard: [] },
+      });
+    } catch (err) {
+      const failure = classifyTelegramError(err);
+      if (failure?.kind === "flood") return { kind: "flood", retryAfterSeconds: failure.retryAfter };
+      // not modified, or the admin deleted it: the broadcast goes on regardless
+      if (failure?.kind !== "not-modified" && failure?.kind !== "message-gone") {
+        deps.logger.warn({ err, broadcastId: b.id }, "broadcast progress not shown");
+      }
+    }
+    shown = view.text;
+  }
+  if (b.state !== "sending") return { kind: "finished", state: b.state };
+  return { kind: "again", data: { v: 1, bid: b.id, cursor, shown }, delayMs: deps.tickMs };
+}
+
+/**
+ * Queues the next pending recipients after `cursor` until about three ticks'
+ * worth of copies wait. At the end of the list it starts over from the first
+ * pending one: a copy whose job was lost (a Redis flush) is queued again, one
+ * still queued keeps its job (same job id).
+ */
+async function topUp(bid: string, cursor: number, deps: TickDeps): Promise<number> {
+  const ahead = Math.max(50, Math.ceil((deps.sendsPerSecond * deps.tickMs * 3) / 1000));
+  const room = ahead - (await deps.queue.outstanding());
+  if (room <= 0) return cursor;
+  let ids = await deps.store.pendingAfter(bid, cursor, room);
+  if (ids.length === 0 && cursor > 0) ids = await deps.store.pendingAfter(bid, 0, room);
+  if (ids.length === 0) return cursor;
+  await deps.queue.copies(bid, ids);
+  return ids[ids.length - 1]!;
+}
