@@ -26,10 +26,9 @@ export type CopyOutcome =
  * copy) hands the row back.
  */
 export async function copyToRecipient(bid: string, userId: number, deps: SendDeps): Promise<CopyOutcome> {
-  const broadcast = await deps.store.claim(bid, userId);
-  if (!broadcast) return { kind: "skipped" };
-  const ids = broadcast.sourceMessageIds;
-  const from = broadcast.sourceChatId;
+  const source = await deps.store.claim(bid, userId);
+  if (!source) return { kind: "skipped" };
+  const { chatId: from, messageIds: ids } = source;
   let messageId: number;
   try {
     const copied =

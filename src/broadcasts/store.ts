@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Database } from "../db/client";
 import {
   type BroadcastAudience,
@@ -22,6 +23,13 @@ export interface NewBroadcast {
   language: string;
   progress: { chatId: number; messageId: number };
 }
+
+const copySource = z.object({
+  chatId: z.number().int(),
+  messageIds: z.array(z.number().int().positive()).min(1).max(100),
+});
+/** What a recipient's copy is made from. */
+export type CopySource = z.infer<typeof copySource>;
 
 export type RecipientCounts = Record<RecipientState, number> & { total: number };
 
@@ -117,14 +125,19 @@ export function createBroadcastStore(db: Database) {
    * pending → sending, only while the broadcast is still sending. The claim is
    * made before the copy: whatever happens after it, the copy is not tried again.
    */
-  async function claim(id: string, userId: number): Promise<Broadcast | undefined> {
-    const claimed = await db.execute<{ user_id: number }>(sql`
-      update ${broadcastRecipients} set state = 'sending', updated_at = now()
-      where broadcast_id = ${id} and user_id = ${userId} and state = 'pending'
-        and exists (select 1 from ${broadcasts} where id = ${id} and state = 'sending')
-      returning user_id
+  async function claim(id: string, userId: number): Promise<CopySource | undefined> {
+    // one statement: the copy follows its commit with nothing else in between
+    const claimed = await db.execute(sql`
+      update ${broadcastRecipients} r set state = 'sending', updated_at = now()
+      from ${broadcasts} b
+      where r.broadcast_id = ${id} and r.user_id = ${userId} and r.state = 'pending'
+        and b.id = r.broadcast_id and b.state = 'sending'
+      returning b.source_chat_id as chat, b.source_message_ids as ids
     `);
-    return countOf(claimed) === 1 ? get(id) : undefined;
+    const row = rowsOf<{ chat: string | number; ids: unknown }>(claimed)[0];
+    if (!row) return undefined;
+    const ids: unknown = typeof row.ids === "string" ? JSON.parse(row.ids) : row.ids;
+    return copySource.parse({ chatId: Number(row.chat), messageIds: ids });
   }
 
   /** sending → pending: Telegram refused the copy for flood control, so it was not made. */
@@ -196,6 +209,13 @@ function recipient(id: string, userId: number, state: RecipientState) {
     eq(broadcastRecipients.userId, userId),
     eq(broadcastRecipients.state, state),
   );
+}
+
+/** The rows a raw statement returned: postgres-js gives an array, PGlite `{ rows }`. */
+function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  const rows = (result as { rows?: unknown }).rows;
+  return Array.isArray(rows) ? (rows as T[]) : [];
 }
 
 /** Rows touched by a raw statement: postgres-js and PGlite report them differently. */

@@ -16,7 +16,7 @@ async function broadcastFrom(admin: TestUser, send: () => Promise<unknown>, audi
   await admin.send("/broadcast");
   await admin.waitFor((m) => m.text === translate("en", "bc-ask"));
   await send();
-  const pick = await admin.waitFor((m) => m.text === translate("en", "bc-pick-audience"));
+  const pick = await admin.waitFor((m) => m.text?.endsWith(translate("en", "bc-pick-audience")));
   await admin.press(audience, { message: pick });
   const confirm = await admin.waitFor((m) =>
     m.reply_markup?.inline_keyboard.flat().some((b) => b.text.startsWith("✅")),

@@ -91,10 +91,7 @@ export function broadcastConversation(deps: BroadcastConversationDeps) {
     }
 
     const ids = items.map((m) => m.message_id).sort((a, b) => a - b);
-    await screen.close(t("bc-preview-below"));
-    if (ids.length === 1) await ctx.api.copyMessage(chatId, chatId, ids[0]!);
-    else await ctx.api.copyMessages(chatId, chatId, ids);
-    screen.detach();
+    await screen.copyHere(chatId, ids);
 
     const counts = await conversation.external(() =>
       Promise.all(audienceChoices.map((a) => deps.countAudience(a))),
@@ -106,7 +103,7 @@ export function broadcastConversation(deps: BroadcastConversationDeps) {
     audiences.text(t("cv-btn-cancel"), panelData.cancel());
     let chosen: { audience: BroadcastAudience; count: number } | undefined;
     while (!chosen) {
-      await screen.show(t("bc-pick-audience"), audiences);
+      await screen.show(`${t("bc-preview-above")}\n\n${t("bc-pick-audience")}`, audiences);
       const action = await screen.nextPress();
       if (action.kind === "cancel") return cancelled();
       if (action.kind !== "pick") continue;

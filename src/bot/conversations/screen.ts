@@ -150,6 +150,19 @@ export class Screen {
     this.stale = true;
   }
 
+  /** Copies messages of `fromChatId` into this chat as they are (a preview); an album stays one. */
+  async copyHere(fromChatId: number, messageIds: number[]): Promise<void> {
+    const [first] = messageIds;
+    if (first === undefined) return;
+    const options = this.threadId ? { message_thread_id: this.threadId } : {};
+    if (messageIds.length === 1) {
+      await this.call(() => this.ctx.api.copyMessage(this.chatId, fromChatId, first, options));
+    } else {
+      await this.call(() => this.ctx.api.copyMessages(this.chatId, fromChatId, messageIds, options));
+    }
+    this.stale = true;
+  }
+
   /** Leaves the conversation's message with `text` and no buttons. */
   async close(text: string): Promise<void> {
     await this.show(text, undefined);

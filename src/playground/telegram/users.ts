@@ -441,21 +441,27 @@ export class TestUser {
 
   // ---- blocking
 
-  async block(): Promise<void> {
-    this.setBlocked(true);
+  /**
+   * The user blocks the bot. `unnoticed`: the bot never got the news (its
+   * update was lost while the bot was down for over a day, as Telegram drops
+   * such updates); it learns only from a 403 on its next send.
+   */
+  async block(options: { unnoticed?: boolean } = {}): Promise<void> {
+    this.setBlocked(true, options.unnoticed ?? false);
   }
 
   async unblock(): Promise<void> {
     this.setBlocked(false);
   }
 
-  private setBlocked(blocked: boolean): void {
+  private setBlocked(blocked: boolean, unnoticed = false): void {
     if (this.chatState.blocked === blocked) return;
     this.chatState.blocked = blocked;
     this.world.chats.log(
       this.chatState,
       `${this.info.first_name} ${blocked ? "blocked" : "unblocked"} the bot`,
     );
+    if (unnoticed) return;
     const date = Math.floor(this.world.clock.now() / 1000);
     const member: ChatMember = { status: "member", user: this.world.botUser };
     const kicked: ChatMember = { status: "kicked", user: this.world.botUser, until_date: 0 };
