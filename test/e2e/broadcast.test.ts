@@ -1,13 +1,16 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { translate } from "../../src/bot/i18n";
 import { broadcastRecipients, broadcasts } from "../../src/db/schema";
 import type { TestUser } from "../../src/playground/telegram";
-import { eventually, type Harness, startedUser, startHarness } from "../support/harness";
+import { eventually, type Harness, redisUrl, startedUser, startHarness } from "../support/harness";
 
 /** The first user a fresh stand-in makes has this id: the admin of these tests. */
 const adminId = 5_000_000_001;
 
+const stopped = (sent: number, failed: number, blocked: number, remaining: number, total: number) =>
+  translate("en", "bc-cancelled", { sent, failed, blocked, remaining, total });
 const done = (sent: number, failed: number, blocked: number, total: number) =>
   translate("en", "bc-done", { sent, failed, blocked, total });
 
@@ -31,8 +34,9 @@ describe("/broadcast end to end (in process)", () => {
 
   beforeAll(async () => {
     h = await startHarness({
-      env: { ADMIN_IDS: String(adminId), TELEGRAM_SENDS_PER_SECOND: "50" },
-      timing: { broadcastTickMs: 300, broadcastClaimStaleMs: 2_000 },
+      env: { ADMIN_IDS: String(adminId), TELEGRAM_SENDS_PER_SECOND: "20" },
+      // the reconciler every second of real time (the clock runs 100 times faster)
+      timing: { broadcastTickMs: 300, broadcastClaimStaleMs: 2_000, reconcileEveryMs: 100_000 },
     });
     admin = await startedUser(h);
     expect(admin.id).toBe(adminId);
@@ -68,5 +72,141 @@ describe("/broadcast end to end (in process)", () => {
       .where(eq(broadcasts.progressMessageId, confirm.message_id));
     expect(row?.state).toBe("done");
     expect(row?.total).toBe(total);
+  });
+
+  /** The broadcast confirmed on `confirm`, read back. */
+  async function broadcastOf(confirmId: number) {
+    return eventually(async () => {
+      const [row] = await h.db.db
+        .select()
+        .from(broadcasts)
+        .where(eq(broadcasts.progressMessageId, confirmId));
+      return row;
+    });
+  }
+
+  test("an album is previewed and copied as one album", { timeout: 60_000 }, async () => {
+    const user = await startedUser(h);
+    const confirm = await broadcastFrom(
+      admin,
+      async () => {
+        await admin.sendAlbum([{ caption: "New looks" }, {}]);
+        const album = await admin.waitFor((m) => m.text === translate("en", "bc-album", { count: 2 }));
+        await admin.press(/Preview/, { message: album });
+      },
+      /^Active in the last 7 days/,
+    );
+    const row = await broadcastOf(confirm.message_id);
+    await admin.waitFor(
+      (m) => m.message_id === confirm.message_id && m.text === done(row.total, 0, 0, row.total),
+      {
+        timeoutMs: 20_000,
+      },
+    );
+    const photos = user.messages().filter((m) => m.photo);
+    expect(photos).toHaveLength(2);
+    expect(photos[0]!.caption).toBe("New looks");
+    expect(photos[0]!.media_group_id).toBeDefined();
+    expect(photos[1]!.media_group_id).toBe(photos[0]!.media_group_id);
+    expect(row.sourceMessageIds).toHaveLength(2);
+  });
+
+  test("the stop button stops it; the progress says what was sent and what was not", {
+    timeout: 60_000,
+  }, async () => {
+    const many = await Promise.all(Array.from({ length: 40 }, () => startedUser(h)));
+    const text = "A message that will be stopped";
+    const confirm = await broadcastFrom(admin, () => admin.send(text));
+    const running = await admin.waitFor(
+      (m) => m.message_id === confirm.message_id && m.text?.startsWith("📣 Broadcast in progress"),
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    await admin.press(/Stop/, { message: running });
+    const row = await broadcastOf(confirm.message_id);
+    const final = await admin.waitFor(
+      (m) => m.message_id === confirm.message_id && m.text?.startsWith("📣 Broadcast stopped"),
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    // copies Telegram made of this broadcast's message (every earlier test's users are recipients too), less the preview
+    const copies = () =>
+      h.tg
+        .callsOf("copyMessage")
+        .filter((c) => c.response.ok && c.params.message_id === row.sourceMessageIds[0]).length - 1; // the preview
+    const sent = copies();
+    const got = many.filter((u) => u.messages().some((m) => m.text === text)).length;
+    expect(got).toBeLessThan(many.length);
+    // nothing more goes out after the stop
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(copies()).toBe(sent);
+    expect(final.text).toBe(stopped(sent, 0, 0, row.total - sent, row.total));
+    expect((await broadcastOf(confirm.message_id)).state).toBe("cancelled");
+  });
+
+  test("/broadcast_cancel stops a running broadcast; with none running it says so", {
+    timeout: 60_000,
+  }, async () => {
+    await Promise.all(Array.from({ length: 30 }, () => startedUser(h)));
+    const confirm = await broadcastFrom(admin, () => admin.send("Stopped by command"));
+    await admin.send("/broadcast_cancel");
+    await admin.waitFor((m) => m.text === translate("en", "bc-stopping", { count: 1 }));
+    await admin.waitFor(
+      (m) => m.message_id === confirm.message_id && m.text?.startsWith("📣 Broadcast stopped"),
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    const sent = await admin.send("/broadcast_cancel");
+    await admin.waitFor((m) => m.text === translate("en", "bc-stop-none"), { after: sent });
+  });
+
+  test("a user who is not an admin gets the unknown-command answer and starts nothing", async () => {
+    const user = await startedUser(h);
+    const before = await h.db.db.$count(broadcasts);
+    for (const command of ["/broadcast", "/broadcast_cancel"]) {
+      const sent = await user.send(command);
+      const answer = await user.waitFor((m) => Boolean(m.text), { after: sent });
+      expect(answer.text).toBe(translate("en", "fallback-unknown"));
+    }
+    expect(await h.db.db.$count(broadcasts)).toBe(before);
+  });
+
+  test("after Redis loses every job the reconciler resumes it, and nobody gets it twice", {
+    timeout: 60_000,
+  }, async () => {
+    const many = await Promise.all(Array.from({ length: 40 }, () => startedUser(h)));
+    const text = "Sent across a Redis flush";
+    const confirm = await broadcastFrom(admin, () => admin.send(text));
+    const got = () => many.filter((u) => u.messages().some((m) => m.text === text)).length;
+    await eventually(async () => (got() >= 5 ? true : undefined));
+    // what FLUSHALL would do to this bot (other tests share the server): every key of its prefix gone
+    const redis = new Redis(redisUrl);
+    try {
+      let cursor = "0";
+      do {
+        const [next, keys] = await redis.scan(cursor, "MATCH", `${h.config.redis.prefix}:*`, "COUNT", 1000);
+        cursor = next;
+        if (keys.length > 0) await redis.del(...keys);
+      } while (cursor !== "0");
+    } finally {
+      await redis.quit();
+    }
+    expect(got()).toBeLessThan(many.length);
+    const row = await broadcastOf(confirm.message_id);
+    await admin.waitFor(
+      (m) => m.message_id === confirm.message_id && m.text?.startsWith("📣 Broadcast finished"),
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    for (const u of many) expect(u.messages().filter((m) => m.text === text)).toHaveLength(1);
+    const left = await h.db.db
+      .select()
+      .from(broadcastRecipients)
+      .where(and(eq(broadcastRecipients.broadcastId, row.id), eq(broadcastRecipients.state, "pending")));
+    expect(left).toEqual([]);
   });
 });
