@@ -13,6 +13,7 @@ import { membershipFeature } from "./features/membership";
 import { startFeature } from "./features/start";
 import { i18n } from "./i18n";
 import { sequenceConstraints } from "./keys";
+import { bannedUsersStop } from "./middleware/banned";
 import { handleBotError } from "./middleware/error-boundary";
 import type { InFlight } from "./middleware/in-flight";
 import { injectDeps } from "./middleware/inject-deps";
@@ -42,7 +43,8 @@ export interface CreateBotOptions {
 
 /**
  * The bot with its middleware in order: sequence per chat/user, the update
- * journal's claim (a redelivered or finished update is dropped), error boundary, i18n, rate limit, conversations, user registration, the
+ * journal's claim (a redelivered or finished update is dropped), error boundary, i18n, rate limit, people only,
+ * banned users stopped, conversations, user registration, the
  * always-available handlers, the given features, and a fallback. Errors end in
  * `handleBotError`. Starting it (polling or webhook) is the caller's choice.
  */
@@ -91,6 +93,8 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   );
   // before anything keyed by the sender: no conversation or account for a non-person
   guarded.use(peopleOnly());
+  // before the conversations: a banned user inside one is stopped too
+  guarded.use(bannedUsersStop(deps.config.adminIds));
   // Before the always-available handlers: /cancel leaves conversations through it.
   guarded.use(conversationsPlugin(deps.db));
   guarded.use(registerUser());

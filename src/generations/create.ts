@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { generations } from "../db/schema";
+import { generations, users } from "../db/schema";
 import type { GenerationsContext } from "./context";
 import { generationParams } from "./params";
 import { quote } from "./quote";
@@ -35,6 +35,13 @@ export function generationCreation(ctx: GenerationsContext) {
     let result: CreateResult;
     try {
       result = await db.transaction(async (tx) => {
+        // `for share`: a /ban (an update of this row) waits for us, so it then finds this generation queued and cancels it
+        const [who] = await tx
+          .select({ bannedAt: users.bannedAt })
+          .from(users)
+          .where(eq(users.id, input.userId))
+          .for("share");
+        if (who?.bannedAt) throw new Abort<CreateResult>({ ok: false, reason: "banned" });
         const [row] = await tx
           .insert(generations)
           .values({

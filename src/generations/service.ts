@@ -57,7 +57,9 @@ export type CreateResult =
   | { ok: false; reason: "insufficient"; price: number; available: number; missing: number }
   | { ok: false; reason: "invalid"; message: string }
   | { ok: false; reason: "no_price" }
-  | { ok: false; reason: "price_changed"; price: number };
+  | { ok: false; reason: "price_changed"; price: number }
+  /** an admin banned the user: nothing is created or held */
+  | { ok: false; reason: "banned" };
 
 export interface OutputSet {
   images: string[];

@@ -127,6 +127,23 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
   }
 
   /**
+   * An admin's cancellation of every request of this user still queued (on a
+   * ban), each with its release; what the service already has runs on.
+   */
+  async function cancelQueuedOf(userId: number): Promise<Generation[]> {
+    const queued = await db
+      .select({ id: generations.id })
+      .from(generations)
+      .where(and(eq(generations.userId, userId), eq(generations.state, "queued")));
+    const cancelled: Generation[] = [];
+    for (const { id } of queued) {
+      const row = await endWithRelease(id, ["queued"], "cancelled", { reason: "cancelled_by_admin" });
+      if (row) cancelled.push(row);
+    }
+    return cancelled;
+  }
+
+  /**
    * The service returned outputs: charge for what came (one transaction with the
    * state move), or, if we had already given up locally, deliver it free.
    */
@@ -216,6 +233,7 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
     fail,
     expire,
     cancel,
+    cancelQueuedOf,
     complete: told(complete, (r) =>
       observe({ step: "completed", g: r.generation, charged: r.generation.charged ?? 0, late: r.late }),
     ),

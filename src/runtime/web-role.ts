@@ -3,6 +3,7 @@ import { type ServerType, serve } from "@hono/node-server";
 import type { Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { Hono } from "hono";
+import { adminFeature } from "../admin/feature";
 import { allowedUpdates } from "../bot/allowed-updates";
 import { createBot } from "../bot/bot";
 import { syncCommands } from "../bot/commands";
@@ -115,6 +116,7 @@ function telegramBot(
       features: [
         broadcastFeature({ db, ...s.broadcasts, adminIds: config.adminIds, logger }),
         ...conversationFeatures({ generations, prices }),
+        adminFeature({ db, ledger, users, generations, adminIds: config.adminIds }),
       ],
     },
   );
@@ -238,7 +240,7 @@ async function startIntake(
   const { config, logger } = s;
   const { timing, readiness } = options;
   if (!(await initBot(bot, s, options, stopped))) return;
-  await syncCommands(bot, conversationCommands).catch((err: unknown) =>
+  await syncCommands(bot, conversationCommands, { adminIds: config.adminIds, logger }).catch((err: unknown) =>
     logger.warn({ err }, "could not set the command menus"),
   );
   // what a crash left unfinished, then whatever a lost lease leaves behind

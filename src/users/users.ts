@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Ledger } from "../credits/ledger";
 import type { Database } from "../db/client";
 import { chats, users } from "../db/schema";
@@ -99,7 +99,47 @@ export function createUsers(
     return { granted: result.applied, amount };
   }
 
-  return { touch, get, setLanguage, markBlocked, welcome };
+  /** An admin's /ban; true when this call banned the user (false: unknown or banned already). */
+  async function ban(id: number): Promise<boolean> {
+    const rows = await db
+      .update(users)
+      .set({ bannedAt: sql`now()` })
+      .where(and(eq(users.id, id), isNull(users.bannedAt)))
+      .returning({ id: users.id });
+    return rows.length === 1;
+  }
+
+  /** An admin's /unban; true when this call lifted a ban. */
+  async function unban(id: number): Promise<boolean> {
+    const rows = await db
+      .update(users)
+      .set({ bannedAt: null })
+      .where(and(eq(users.id, id), isNotNull(users.bannedAt)))
+      .returning({ id: users.id });
+    return rows.length === 1;
+  }
+
+  /** Whether the user is banned, and the language to tell them in; undefined for an unknown user. */
+  async function banState(id: number): Promise<{ banned: boolean; language: string } | undefined> {
+    const [row] = await db
+      .select({ bannedAt: users.bannedAt, language: users.language })
+      .from(users)
+      .where(eq(users.id, id));
+    return row ? { banned: row.bannedAt !== null, language: row.language } : undefined;
+  }
+
+  /** The user with this Telegram username (without the @), ignoring case; the most recently seen wins. */
+  async function findByUsername(username: string): Promise<UserRecord | undefined> {
+    const [row] = await db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.username}) = lower(${username.replace(/^@/, "")})`)
+      .orderBy(sql`${users.lastSeenAt} desc`)
+      .limit(1);
+    return row;
+  }
+
+  return { touch, get, setLanguage, markBlocked, welcome, ban, unban, banState, findByUsername };
 }
 
 export type Users = ReturnType<typeof createUsers>;

@@ -97,6 +97,11 @@ export async function confirmRequest(
   }
   if (result.reason === "failed") return { note: t("error-generic") };
   if (result.reason === "price_changed") return { note: t("cv-price-changed", { price: result.price }) };
+  if (result.reason === "banned") {
+    await screen.close(t("banned-notice"));
+    screen.detach();
+    return "stay";
+  }
   const explanation =
     result.reason === "insufficient"
       ? t("gen-insufficient", { price: result.price, available: result.available, missing: result.missing })

@@ -1,0 +1,49 @@
+import type { Composer } from "grammy";
+import type { BotContext } from "../bot/context";
+import type { Ledger } from "../credits/ledger";
+import type { Database } from "../db/client";
+import type { Generations } from "../generations/service";
+import type { Users } from "../users/users";
+import { adminsOnly, argumentsOf } from "./admin-only";
+import { registerBan } from "./ban";
+import { registerGrant } from "./grant";
+import { grantStore } from "./grant-store";
+import { collectStats, formatStats } from "./stats";
+import { findTarget } from "./target";
+import { collectUserReport, formatUserReport } from "./user-report";
+
+export interface AdminFeatureDeps {
+  db: Database;
+  ledger: Pick<Ledger, "account" | "grant" | "adjust">;
+  users: Pick<Users, "get" | "findByUsername" | "ban" | "unban">;
+  generations: Pick<Generations, "cancelQueuedOf" | "setStatusShown">;
+  adminIds: readonly number[];
+}
+
+/** Admin commands in private chats (/stats, /user, /grant, /ban, /unban), for `adminIds` only. */
+export function adminFeature(deps: AdminFeatureDeps): Composer<BotContext> {
+  const { outer, admins } = adminsOnly(deps.adminIds);
+  const privately = admins.chatType("private");
+
+  privately.command("stats", async (ctx) => {
+    await ctx.replyWithChatAction("typing");
+    await ctx.reply(formatStats(ctx.t, await collectStats(deps.db)));
+  });
+
+  privately.command("user", async (ctx) => {
+    const found = await findTarget(deps.users, argumentsOf(ctx)[0]);
+    if (!found.ok) {
+      await ctx.reply(
+        found.problem === "missing"
+          ? ctx.t("user-usage")
+          : ctx.t("admin-unknown-user", { given: found.given }),
+      );
+      return;
+    }
+    await ctx.reply(formatUserReport(ctx.t, await collectUserReport(deps.db, found.user)));
+  });
+
+  registerGrant(admins, { users: deps.users, ledger: deps.ledger, store: grantStore(deps.db, deps.ledger) });
+  registerBan(admins, { users: deps.users, generations: deps.generations, adminIds: deps.adminIds });
+  return outer;
+}

@@ -1,0 +1,171 @@
+import { sql } from "drizzle-orm";
+import type { Translate } from "../bot/i18n";
+import type { Database } from "../db/client";
+import {
+  creditAccounts,
+  type GenerationState,
+  generationStates,
+  generations,
+  ledgerEntries,
+  orphanTasks,
+  users,
+} from "../db/schema";
+
+export const periods = ["today", "week", "all"] as const;
+export type Period = (typeof periods)[number];
+
+const operations = ["image", "edit", "video", "dub"] as const;
+type Operation = (typeof operations)[number];
+
+export interface GenerationCount {
+  operation: Operation;
+  state: GenerationState;
+  counts: Record<Period, number>;
+}
+
+export interface Stats {
+  users: {
+    total: number;
+    active1: number;
+    active7: number;
+    active30: number;
+    blocked: number;
+    banned: number;
+  };
+  generations: GenerationCount[];
+  credits: {
+    granted: number;
+    sold: number;
+    adjusted: number;
+    held: number;
+    charged: number;
+    refunded: number;
+  };
+  service: { spent: number; orphanCredits: number; orphanTasks: number };
+  /** charged − refunded − service credits spent (see `stats-margin-note`) */
+  margin: number;
+}
+
+const n = (expr: ReturnType<typeof sql>) => sql<number>`coalesce(${expr}, 0)`.mapWith(Number);
+const since = (days: number) => sql`now() - make_interval(days => ${days})`;
+/** Midnight UTC: "today" is the same day for every admin, whatever the server's time zone. */
+const todayUtc = sql`date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'`;
+
+/** The figures of /stats, read in one repeatable-read snapshot so they agree with each other. */
+export async function collectStats(db: Database): Promise<Stats> {
+  return db.transaction(
+    async (tx) => {
+      const [u] = await tx
+        .select({
+          total: n(sql`count(*)`),
+          active1: n(sql`count(*) filter (where ${users.lastSeenAt} >= ${since(1)})`),
+          active7: n(sql`count(*) filter (where ${users.lastSeenAt} >= ${since(7)})`),
+          active30: n(sql`count(*) filter (where ${users.lastSeenAt} >= ${since(30)})`),
+          blocked: n(sql`count(*) filter (where ${users.blockedAt} is not null)`),
+          banned: n(sql`count(*) filter (where ${users.bannedAt} is not null)`),
+        })
+        .from(users);
+      const g = await tx
+        .select({
+          operation: generations.operation,
+          state: generations.state,
+          today: n(sql`count(*) filter (where ${generations.createdAt} >= ${todayUtc})`),
+          week: n(sql`count(*) filter (where ${generations.createdAt} >= ${since(7)})`),
+          all: n(sql`count(*)`),
+        })
+        .from(generations)
+        .groupBy(generations.operation, generations.state);
+      const [ledger] = await tx
+        .select({
+          granted: n(
+            sql`sum(${ledgerEntries.deltaAvailable}) filter (where ${ledgerEntries.kind} = 'grant')`,
+          ),
+          sold: n(
+            sql`sum(${ledgerEntries.deltaAvailable}) filter (where ${ledgerEntries.kind} = 'purchase')`,
+          ),
+          adjusted: n(
+            sql`sum(${ledgerEntries.deltaAvailable}) filter (where ${ledgerEntries.kind} = 'adjustment')`,
+          ),
+          // a charge entry moves the hold out of `held` and gives back what was not charged
+          charged: n(
+            sql`-sum(${ledgerEntries.deltaAvailable} + ${ledgerEntries.deltaHeld}) filter (where ${ledgerEntries.kind} = 'charge')`,
+          ),
+          refunded: n(
+            sql`sum(${ledgerEntries.deltaAvailable}) filter (where ${ledgerEntries.kind} = 'refund')`,
+          ),
+        })
+        .from(ledgerEntries);
+      const [held] = await tx.select({ held: n(sql`sum(${creditAccounts.held})`) }).from(creditAccounts);
+      // the service deducts its credits only for a task that completed, and then we hold its outputs
+      const [spent] = await tx
+        .select({ spent: n(sql`sum(${generations.serviceCredits})`) })
+        .from(generations)
+        .where(sql`${generations.outputs} is not null`);
+      const [orphans] = await tx
+        .select({ credits: n(sql`sum(${orphanTasks.serviceCredits})`), count: n(sql`count(*)`) })
+        .from(orphanTasks);
+
+      const credits = {
+        granted: ledger?.granted ?? 0,
+        sold: ledger?.sold ?? 0,
+        adjusted: ledger?.adjusted ?? 0,
+        held: held?.held ?? 0,
+        charged: ledger?.charged ?? 0,
+        refunded: ledger?.refunded ?? 0,
+      };
+      const service = {
+        spent: spent?.spent ?? 0,
+        orphanCredits: orphans?.credits ?? 0,
+        orphanTasks: orphans?.count ?? 0,
+      };
+      return {
+        users: u ?? { total: 0, active1: 0, active7: 0, active30: 0, blocked: 0, banned: 0 },
+        generations: g
+          .filter((row): row is typeof row & { operation: Operation } =>
+            (operations as readonly string[]).includes(row.operation),
+          )
+          .map((row) => ({
+            operation: row.operation,
+            state: row.state,
+            counts: { today: row.today, week: row.week, all: row.all },
+          })),
+        credits,
+        service,
+        margin: credits.charged - credits.refunded - service.spent - service.orphanCredits,
+      };
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
+}
+
+/** One line per operation with generations in the period: its total, then each state with its count. */
+function generationLines(t: Translate, rows: GenerationCount[], period: Period): string[] {
+  const lines: string[] = [];
+  for (const operation of operations) {
+    const mine = rows.filter((r) => r.operation === operation && r.counts[period] > 0);
+    if (mine.length === 0) continue;
+    const total = mine.reduce((sum, r) => sum + r.counts[period], 0);
+    const states = generationStates
+      .flatMap((state) => mine.filter((r) => r.state === state))
+      .map((r) => t("stats-state-count", { state: t(`stats-state-${r.state}`), count: r.counts[period] }));
+    lines.push(
+      t("stats-operation-line", { operation: t(`op-${operation}`), total, states: states.join(" · ") }),
+    );
+  }
+  return lines.length > 0 ? lines : [t("stats-none")];
+}
+
+export function formatStats(t: Translate, s: Stats): string {
+  const parts = [t("stats-title"), t("stats-users", { ...s.users })];
+  for (const period of periods) {
+    parts.push(
+      `${t(`stats-generations-${period}`)}\n${generationLines(t, s.generations, period).join("\n")}`,
+    );
+  }
+  parts.push(t("stats-credits", { ...s.credits }));
+  parts.push(t("stats-service", { ...s.service }));
+  const percent = s.credits.charged > 0 ? Math.round((s.margin / s.credits.charged) * 100) : 0;
+  parts.push(t("stats-margin", { margin: s.margin, percent }));
+  parts.push(t("stats-margin-note"));
+  return parts.join("\n\n");
+}
