@@ -2,6 +2,7 @@ import { sequentialize } from "@grammyjs/runner";
 import { Bot, type Composer, type Transformer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { createShownMessages } from "../telegram/shown-messages";
+import { retryAdminMenus } from "./commands";
 import type { BotContext, BotDeps } from "./context";
 import { conversationsPlugin } from "./conversations/plugin";
 import { balanceFeature } from "./features/balance";
@@ -98,6 +99,7 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   // Before the always-available handlers: /cancel leaves conversations through it.
   guarded.use(conversationsPlugin(deps.db));
   guarded.use(registerUser());
+  guarded.use(retryAdminMenus());
 
   guarded.use(startFeature, helpFeature, balanceFeature, languageFeature, cancelFeature, membershipFeature);
   for (const feature of options.features ?? []) guarded.use(feature);

@@ -1,5 +1,5 @@
 import { CommandGroup } from "@grammyjs/commands";
-import type { Api, Bot } from "grammy";
+import type { Api, Bot, MiddlewareFn } from "grammy";
 import type { BotCommandScope } from "grammy/types";
 import type { Logger } from "../lib/logger";
 import { languages } from "../users/language";
@@ -65,11 +65,29 @@ export interface SyncCommandsOptions {
   logger?: Pick<Logger, "warn">;
 }
 
+type MenuCall = ReturnType<CommandGroup<BotContext>["toArgs"]>["scopes"][number];
+
+async function setMenu(api: Api, { scope, language_code, commands }: MenuCall): Promise<void> {
+  const other = { ...(scope ? { scope } : {}), ...(language_code ? { language_code } : {}) };
+  await api.setMyCommands(
+    commands.map(({ command, description }) => ({ command, description })),
+    other,
+  );
+}
+
+/**
+ * Admins whose chat menu Telegram refused at start-up (they had not started
+ * the bot yet), per bot: set at their first update (`retryAdminMenus`).
+ */
+const pendingAdminMenus = new Map<string, Map<number, MenuCall[]>>();
+/** grammY makes an `Api` per update: a bot is known by its token's id part (not the secret). */
+const botKey = (api: Api) => api.token.split(":")[0] ?? "";
+
 /**
  * Sets the command menus (see `commandMenus`). Call at start-up; features pass
  * their own commands (each with a `cmd-<name>` locale key) in `extra`. An
- * admin's chat that Telegram does not know yet (they never started the bot)
- * is logged and skipped; any other refusal throws.
+ * admin's chat that Telegram does not know yet is logged and set at the
+ * admin's first update; any other refusal throws.
  */
 export async function syncCommands(
   bot: Bot<BotContext> | { api: Api },
@@ -77,17 +95,38 @@ export async function syncCommands(
   options: SyncCommandsOptions = {},
 ): Promise<void> {
   const { scopes } = commandMenus(extra, options.adminIds ?? []).toArgs();
-  for (const { scope, language_code, commands } of scopes) {
-    const other = {
-      ...(scope ? { scope } : {}),
-      ...(language_code ? { language_code } : {}),
-    };
-    const menu = commands.map(({ command, description }) => ({ command, description }));
+  const pending = new Map<number, MenuCall[]>();
+  for (const call of scopes) {
     try {
-      await bot.api.setMyCommands(menu, other);
+      await setMenu(bot.api, call);
     } catch (err) {
-      if (scope?.type !== "chat") throw err;
-      options.logger?.warn({ err, adminId: scope.chat_id }, "could not set an admin's command menu");
+      if (call.scope?.type !== "chat" || typeof call.scope.chat_id !== "number") throw err;
+      const adminId = call.scope.chat_id;
+      if (!pending.has(adminId)) {
+        options.logger?.warn(
+          { err, adminId },
+          "could not set an admin's command menu: set at their first update",
+        );
+      }
+      pending.set(adminId, [...(pending.get(adminId) ?? []), call]);
     }
   }
+  pendingAdminMenus.set(botKey(bot.api), pending);
+}
+
+/** Sets the menu of an admin whose chat was unknown at start-up, at their first update (once). */
+export function retryAdminMenus(): MiddlewareFn<BotContext> {
+  return async (ctx, next) => {
+    const pending = ctx.from ? pendingAdminMenus.get(botKey(ctx.api)) : undefined;
+    const calls = ctx.from ? pending?.get(ctx.from.id) : undefined;
+    if (pending && calls && ctx.from) {
+      pending.delete(ctx.from.id);
+      try {
+        for (const call of calls) await setMenu(ctx.api, call);
+      } catch (err) {
+        ctx.logger.warn({ err, adminId: ctx.from.id }, "could not set an admin's command menu");
+      }
+    }
+    return next();
+  };
 }

@@ -7,6 +7,8 @@ import { eventually, generationIn, type Harness, startedUser, startHarness } fro
 
 /** The first user a fresh stand-in makes has this id: the admin of these tests. */
 const adminId = 5_000_000_001;
+/** An admin whose chat Telegram does not know at start-up (the second stand-in user, made after it). */
+const lateAdminId = 5_000_000_002;
 /** An admin who never started the bot: Telegram refuses a menu for their chat. */
 const absentAdminId = 999;
 const en = (key: string, vars?: Record<string, string | number>) => translate("en", key, vars);
@@ -14,6 +16,7 @@ const en = (key: string, vars?: Record<string, string | number>) => translate("e
 describe("admin commands end to end", () => {
   let h: Harness;
   let admin: TestUser;
+  let lateAdmin: TestUser;
   const logs: string[] = [];
   let usernames = 0;
 
@@ -51,13 +54,15 @@ describe("admin commands end to end", () => {
   beforeAll(async () => {
     h = await startHarness({
       noRuntime: true,
-      env: { ADMIN_IDS: `${adminId},${absentAdminId}`, LOG_LEVEL: "warn" },
+      env: { ADMIN_IDS: `${adminId},${lateAdminId},${absentAdminId}`, LOG_LEVEL: "warn" },
       logs,
     });
     // the admin started the bot before this run, so the start-up can set their menu
     admin = h.tg.user({ started: true });
     expect(admin.id).toBe(adminId);
     await h.startRuntime();
+    lateAdmin = h.tg.user();
+    expect(lateAdmin.id).toBe(lateAdminId);
     await admin.send("/start");
     await admin.waitFor((m) => Boolean(m.text));
   }, 60_000);
@@ -393,6 +398,16 @@ describe("admin commands end to end", () => {
         .commandMenu()
         .map((c) => c.command),
     ).toEqual(expect.arrayContaining(["image", "balance"]));
+    // an admin unknown to Telegram at start-up gets the menu at their first update
+    expect(lateAdmin.commandMenu().map((c) => c.command)).not.toContain("stats");
+    await lateAdmin.send("/start");
+    await lateAdmin.waitFor((m) => Boolean(m.text));
+    await eventually(async () =>
+      lateAdmin.commandMenu().some((c) => c.command === "stats") ? true : undefined,
+    );
+    expect(h.tg.commandMenu(lateAdminId, "fa").find((c) => c.command === "ban")?.description).toBe(
+      translate("fa", "cmd-ban"),
+    );
     // the admin who never started the bot: logged, the others' menus set all the same
     expect(
       logs.some(
