@@ -1,10 +1,9 @@
 import { and, eq } from "drizzle-orm";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { translate } from "../../src/bot/i18n";
 import { broadcastRecipients, broadcasts } from "../../src/db/schema";
 import type { TestUser } from "../../src/playground/telegram";
-import { eventually, type Harness, redisUrl, startedUser, startHarness } from "../support/harness";
+import { deleteRedisKeys, eventually, type Harness, startedUser, startHarness } from "../support/harness";
 
 /** The first user a fresh stand-in makes has this id: the admin of these tests. */
 const adminId = 5_000_000_001;
@@ -183,17 +182,7 @@ describe("/broadcast end to end (in process)", () => {
     const got = () => many.filter((u) => u.messages().some((m) => m.text === text)).length;
     await eventually(async () => (got() >= 5 ? true : undefined));
     // what FLUSHALL would do to this bot (other tests share the server): every key of its prefix gone
-    const redis = new Redis(redisUrl);
-    try {
-      let cursor = "0";
-      do {
-        const [next, keys] = await redis.scan(cursor, "MATCH", `${h.config.redis.prefix}:*`, "COUNT", 1000);
-        cursor = next;
-        if (keys.length > 0) await redis.del(...keys);
-      } while (cursor !== "0");
-    } finally {
-      await redis.quit();
-    }
+    await deleteRedisKeys(h.config.redis.prefix);
     expect(got()).toBeLessThan(many.length);
     const row = await broadcastOf(confirm.message_id);
     await admin.waitFor(

@@ -1,12 +1,11 @@
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { translate } from "../../src/bot/i18n";
 import { signGid } from "../../src/storage/signed-tokens";
 import {
+  deleteRedisKeys,
   eventually,
   generationIn,
   type Harness,
-  redisUrl,
   requestImage,
   startedUser,
   startHarness,
@@ -195,14 +194,7 @@ describe("the reconciler", () => {
     h.sim.faults.nextTask({ webhook: "drop", extraLatencyMs: 20_000 });
     await requestImage(user);
     await generationIn(h, user.id, "pending");
-    const redis = new Redis(redisUrl);
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${h.config.redis.prefix}:*`, "COUNT", 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== "0");
-    await redis.quit();
+    await deleteRedisKeys(h.config.redis.prefix);
     const g = await generationIn(h, user.id, "delivered", 30_000);
     expect(user.messages().filter((m) => m.photo)).toHaveLength(1);
     expect(await h.runtime.ledger.account(user.id)).toEqual({

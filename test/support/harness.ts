@@ -193,18 +193,26 @@ export async function startHarness(options: HarnessOptions = {}) {
       await tg.close();
       await db.drop();
       await rm(dataDir, { recursive: true, force: true });
-      const redis = new Redis(redisUrl);
-      let cursor = "0";
-      do {
-        const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 500);
-        cursor = next;
-        if (keys.length > 0) await redis.del(...keys);
-      } while (cursor !== "0");
-      await redis.quit();
+      await deleteRedisKeys(prefix);
     },
   };
 }
 export type Harness = Awaited<ReturnType<typeof startHarness>>;
+
+/** Deletes every key below `prefix`: what FLUSHALL does to one bot, leaving other tests' keys alone. */
+export async function deleteRedisKeys(prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl);
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== "0");
+  } finally {
+    await redis.quit();
+  }
+}
 
 /** Polls `probe` until it returns something other than undefined (for state Postgres reaches a moment after Telegram). */
 export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
