@@ -59,6 +59,8 @@ export interface RuntimePolicy {
   inputLinkSeconds: number;
   /** jobs waiting in one queue beyond which the admins are alerted */
   backlogLimit: number;
+  /** Telegram send jobs (results, broadcast copies) one worker process runs at once */
+  sendConcurrency: number;
 }
 
 export const defaultPolicy: RuntimePolicy = {
@@ -67,4 +69,5 @@ export const defaultPolicy: RuntimePolicy = {
   mediaTimeoutMs: 120_000,
   inputLinkSeconds: 3600,
   backlogLimit: 500,
+  sendConcurrency: 4,
 };

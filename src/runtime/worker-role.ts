@@ -67,6 +67,7 @@ export function startWorkerRole(
       markBlocked,
     },
     telegramPerSecond: config.telegramSendsPerSecond,
+    concurrency: { deliver: policy.sendConcurrency },
     broadcasts: {
       copy: { store: s.broadcasts.store, api: sendApi, logger, markBlocked },
       tick: {

@@ -38,6 +38,10 @@ describe("a broadcast survives a SIGKILL of the bot midway", () => {
         flood: { perChat: { perSecond: 1, burst: 3 }, perGroupPerMinute: 20, globalPerSecond: 40 },
       },
       timing: { broadcastTickMs: 1_200, broadcastClaimStaleMs: 3_000, jobLockMs: 3_000 },
+      // One copy at a time, so the kill finds no other copy claimed and not yet sent. That
+      // instant (claim committed, request not written) is the one where a copy is lost rather
+      // than doubled: at most once is the promise, and this test is about "never twice".
+      policy: { sendConcurrency: 1 },
     });
     const harness = h;
     const admin = harness.tg.user();

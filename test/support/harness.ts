@@ -147,6 +147,7 @@ export async function startHarness(options: HarnessOptions = {}) {
         CLOCK_FACTOR: String(clockFactor),
         CLOCK_ORIGIN: String(clockOrigin),
         RUNTIME_TIMING: JSON.stringify(timing),
+        RUNTIME_POLICY: JSON.stringify(options.policy ?? {}),
         MEDIA_RETRY_BASE_MS: "20",
       },
       stdio: ["ignore", "pipe", "inherit"],

@@ -19,6 +19,7 @@ const runtime = await startRuntime(config, {
   logger: createLogger(config.logLevel, undefined, secretsOf(config)),
   skipMigrations: true,
   timing: JSON.parse(process.env.RUNTIME_TIMING ?? "{}"),
+  policy: JSON.parse(process.env.RUNTIME_POLICY ?? "{}"),
   media: createMediaClient({
     baseUrl: config.media.baseUrl!,
     apiKey: config.media.apiKey!,
