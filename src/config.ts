@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import { type ConfiguredDatabase, databaseTarget } from "./db/database-target";
+import { type CreditPack, creditPacksSetting } from "./payments/packs";
 
 /**
  * The whole environment, validated at once. A broken environment yields one
@@ -86,7 +87,19 @@ export const envSchema = z.object({
   ),
   REDIS_PREFIX: z.preprocess(emptyToUndefined, z.string().min(1).default("msb")),
   ADMIN_IDS: adminIds,
+  /** inline mode: a chat the bot may post to, where results are uploaded to get a file_id (a group or channel id) */
+  INLINE_STORAGE_CHAT_ID: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "must be a Telegram chat id (a whole number, e.g. -1001234567890)" })
+      .int("must be a Telegram chat id (a whole number, e.g. -1001234567890)")
+      .optional(),
+  ),
   WELCOME_CREDITS: positiveInt(20),
+  /** the credit packs sold for Telegram Stars (JSON) */
+  CREDIT_PACKS: creditPacksSetting,
+  /** credits to each side of an invite at the invited user's first purchase; 0: no bonus */
+  REFERRAL_BONUS: positiveInt(10),
   /** days our copies of results (and the links to them) are kept */
   MEDIA_RETENTION_DAYS: z.preprocess(
     emptyToUndefined,
@@ -105,6 +118,23 @@ export const envSchema = z.object({
       .min(1, "must be at least 1")
       .max(1000, "must be at most 1000 (Telegram's paid broadcast ceiling)")
       .default(25),
+  ),
+  /** requests one group may send the bot per window, all members together (besides each member's own limit) */
+  GROUP_RATE_LIMIT: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "must be a whole number of updates" })
+      .int("must be a whole number of updates")
+      .min(1, "must be at least 1")
+      .default(30),
+  ),
+  GROUP_RATE_WINDOW_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "must be a whole number of seconds" })
+      .int("must be a whole number of seconds")
+      .min(1, "must be at least 1 second")
+      .default(60),
   ),
   PRICES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./data")),
@@ -145,12 +175,20 @@ export interface Config {
   mediaRetentionDays: number;
   /** the one global Telegram send limit (messages/s) shared by deliveries and broadcasts */
   telegramSendsPerSecond: number;
+  /** updates one group may send per window, all its members together */
+  groupRateLimit: { limit: number; windowMs: number };
   /** the queue dashboard's basic-auth password; undefined: the dashboard is off */
   dashboardPassword: string | undefined;
   database: ConfiguredDatabase;
   redis: { url: string; prefix: string };
   adminIds: number[];
+  /** inline mode: where results are uploaded for a file_id; undefined: the user's private chat */
+  inlineStorageChatId: number | undefined;
   welcomeCredits: number;
+  /** the credit packs /buy offers */
+  creditPacks: CreditPack[];
+  /** credits to the inviter and the invited at the invited user's first purchase; 0 disables */
+  referralBonus: number;
   pricesFile: string | undefined;
   dataDir: string;
   http: { host: string; port: number };
@@ -263,9 +301,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     database: databaseTarget(e.DATABASE_URL, e.DATA_DIR),
     redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
     adminIds: e.ADMIN_IDS,
+    inlineStorageChatId: e.INLINE_STORAGE_CHAT_ID,
     welcomeCredits: e.WELCOME_CREDITS,
+    creditPacks: e.CREDIT_PACKS,
+    referralBonus: e.REFERRAL_BONUS,
     mediaRetentionDays: e.MEDIA_RETENTION_DAYS,
     telegramSendsPerSecond: e.TELEGRAM_SENDS_PER_SECOND,
+    groupRateLimit: { limit: e.GROUP_RATE_LIMIT, windowMs: e.GROUP_RATE_WINDOW_SECONDS * 1000 },
     pricesFile: e.PRICES_FILE,
     dataDir: e.DATA_DIR,
     http: { host: e.HOST, port },

@@ -3,11 +3,13 @@ import type { BotContext } from "../bot/context";
 import type { Ledger } from "../credits/ledger";
 import type { Database } from "../db/client";
 import type { Generations } from "../generations/service";
+import type { PaymentStore } from "../payments/store";
 import type { Users } from "../users/users";
 import { adminsOnly, argumentsOf } from "./admin-only";
 import { registerBan } from "./ban";
 import { registerGrant } from "./grant";
 import { grantStore } from "./grant-store";
+import { registerRefund } from "./refund";
 import { collectStats, formatStats } from "./stats";
 import { findTarget } from "./target";
 import { collectUserReport, formatUserReport } from "./user-report";
@@ -15,12 +17,13 @@ import { collectUserReport, formatUserReport } from "./user-report";
 export interface AdminFeatureDeps {
   db: Database;
   ledger: Pick<Ledger, "account" | "grant" | "adjust">;
-  users: Pick<Users, "get" | "findByUsername" | "ban" | "unban">;
+  users: Pick<Users, "get" | "findByUsername" | "ban" | "unban" | "reachablePrivately">;
   generations: Pick<Generations, "cancelQueuedOf" | "setStatusShown">;
+  payments: Pick<PaymentStore, "byCharge" | "refund">;
   adminIds: readonly number[];
 }
 
-/** Admin commands in private chats (/stats, /user, /grant, /ban, /unban), for `adminIds` only. */
+/** Admin commands in private chats (/stats, /user, /grant, /refund, /ban, /unban), for `adminIds` only. */
 export function adminFeature(deps: AdminFeatureDeps): Composer<BotContext> {
   const { outer, admins } = adminsOnly(deps.adminIds);
   const privately = admins.chatType("private");
@@ -44,6 +47,7 @@ export function adminFeature(deps: AdminFeatureDeps): Composer<BotContext> {
   });
 
   registerGrant(admins, { users: deps.users, ledger: deps.ledger, store: grantStore(deps.db, deps.ledger) });
+  registerRefund(admins, { payments: deps.payments, users: deps.users });
   registerBan(admins, { users: deps.users, generations: deps.generations, adminIds: deps.adminIds });
   return outer;
 }

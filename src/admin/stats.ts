@@ -10,12 +10,10 @@ import {
   orphanTasks,
   users,
 } from "../db/schema";
+import { type Operation, operations } from "../media/catalog";
 
 export const periods = ["today", "week", "all"] as const;
 export type Period = (typeof periods)[number];
-
-const operations = ["image", "edit", "video", "dub"] as const;
-type Operation = (typeof operations)[number];
 
 export interface GenerationCount {
   operation: Operation;

@@ -19,7 +19,7 @@ import { handleBotError } from "./middleware/error-boundary";
 import type { InFlight } from "./middleware/in-flight";
 import { injectDeps } from "./middleware/inject-deps";
 import { peopleOnly } from "./middleware/people-only";
-import { defaultRateLimit, type RateLimitOptions, rateLimit } from "./middleware/rate-limit";
+import { defaultRateLimit, perGroup, type RateLimitOptions, rateLimit } from "./middleware/rate-limit";
 import { registerUser } from "./middleware/register-user";
 import { servedUpdatesOnly } from "./middleware/served-updates";
 import { boundedAutoRetry, markBlockedUsers } from "./transformers";
@@ -38,13 +38,23 @@ export interface CreateBotOptions {
   apiTransformers?: Transformer[];
   /** per-user rate limit; the Redis key prefix defaults to `<config.redis.prefix>:ratelimit:` */
   rateLimit?: Partial<RateLimitOptions>;
+  /** per-group rate limit (all members of one group together), beside the per-user one; config's by default */
+  groupRateLimit?: Partial<RateLimitOptions>;
+  /**
+   * handlers for messages a group sends as itself (its anonymous admins), run
+   * before the people-only rule refuses them; they get no account or conversation
+   */
+  groupIdentityFeatures?: Composer<BotContext>[];
   /** where updates are recorded before handling; one over `deps.db` by default */
   journal?: UpdateJournal;
+  /** payment updates (pre-checkout, successful payment): before the conversations, after the banned-users stop */
+  checkoutFeatures?: Composer<BotContext>[];
 }
 
 /**
  * The bot with its middleware in order: sequence per chat/user, the update
- * journal's claim (a redelivered or finished update is dropped), error boundary, i18n, rate limit, people only,
+ * journal's claim (a redelivered or finished update is dropped), error boundary, i18n, rate limits
+ * (per user, per group), what a group may send as itself, people only,
  * banned users stopped, conversations, user registration, the
  * always-available handlers, the given features, and a fallback. Errors end in
  * `handleBotError`. Starting it (polling or webhook) is the caller's choice.
@@ -92,10 +102,22 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
       ...options.rateLimit,
     }),
   );
+  guarded.use(
+    rateLimit({
+      ...defaultRateLimit,
+      ...deps.config.groupRateLimit,
+      keyPrefix: `${deps.config.redis.prefix}:ratelimit:`,
+      notice: "group-rate-limited",
+      ...options.groupRateLimit,
+      key: perGroup,
+    }),
+  );
+  for (const feature of options.groupIdentityFeatures ?? []) guarded.use(feature);
   // before anything keyed by the sender: no conversation or account for a non-person
   guarded.use(peopleOnly());
   // before the conversations: a banned user inside one is stopped too
   guarded.use(bannedUsersStop(deps.config.adminIds));
+  for (const feature of options.checkoutFeatures ?? []) guarded.use(feature);
   // Before the always-available handlers: /cancel leaves conversations through it.
   guarded.use(conversationsPlugin(deps.db));
   guarded.use(registerUser());

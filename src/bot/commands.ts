@@ -14,11 +14,15 @@ export const adminCommands = [
   "stats",
   "user",
   "grant",
+  "refund",
   "ban",
   "unban",
   "broadcast",
   "broadcast_cancel",
 ] as const;
+
+/** What a group's admins see besides the group commands, in the menu of their groups. */
+export const groupAdminCommands = ["groupsettings"] as const;
 
 /**
  * The commands that make sense in a group today: requests answered in the
@@ -30,9 +34,9 @@ const groupCommands = new Set(["image", "edit", "video", "dub", "balance", "help
 /**
  * The menus per scope, each in English (the default for everyone else) and
  * the other languages we speak: the default and private chats get the base
- * and the features' commands; groups (members and their admins alike, as no
- * command is for group admins only) those of them that work in groups; each
- * bot admin, in their own chat, everything plus the admin commands.
+ * and the features' commands; groups those of them that work in groups, and
+ * their admins the group admin commands too; each bot admin, in their own
+ * chat, everything plus the admin commands.
  */
 export function commandMenus(
   extra: readonly string[],
@@ -41,6 +45,8 @@ export function commandMenus(
   const everyone = [...new Set([...baseCommands, ...extra])];
   const menus = new CommandGroup<BotContext>();
   const scopesOf = (name: string): BotCommandScope[] => {
+    if ((groupAdminCommands as readonly string[]).includes(name))
+      return [{ type: "all_chat_administrators" }];
     const scopes: BotCommandScope[] = [];
     if (everyone.includes(name)) scopes.push({ type: "default" }, { type: "all_private_chats" });
     if (everyone.includes(name) && groupCommands.has(name)) {
@@ -49,7 +55,11 @@ export function commandMenus(
     for (const chat_id of adminIds) scopes.push({ type: "chat", chat_id });
     return scopes;
   };
-  for (const name of [...everyone, ...adminCommands.filter((c) => !everyone.includes(c))]) {
+  for (const name of [
+    ...everyone,
+    ...groupAdminCommands,
+    ...adminCommands.filter((c) => !everyone.includes(c)),
+  ]) {
     const command = menus.command(name, translate("en", `cmd-${name}`));
     for (const language of languages) {
       if (language !== "en") command.localize(language, name, translate(language, `cmd-${name}`));

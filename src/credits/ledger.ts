@@ -343,6 +343,35 @@ export function createLedger(db: Database) {
     });
   }
 
+  /**
+   * Takes up to `amount` of the user's available credits (an adjustment),
+   * never below zero: with the account locked, what is there is taken and
+   * the rest reported. Idempotent on `key` (a repeat takes nothing more).
+   */
+  async function takeUpTo(
+    input: { userId: number; amount: number; key: string; note?: string | undefined },
+    ex: Executor = db,
+  ): Promise<{ taken: number; notTaken: number; applied: boolean }> {
+    return undoable(ex, async (tx) => {
+      await ensureAccount(tx, input.userId);
+      const [row] = await tx
+        .select({ available: creditAccounts.available })
+        .from(creditAccounts)
+        .where(eq(creditAccounts.userId, input.userId))
+        .for("update");
+      const taken = Math.min(input.amount, row?.available ?? 0);
+      if (taken <= 0) return { taken: 0, notTaken: input.amount, applied: true };
+      const result = await adjust(
+        { userId: input.userId, amount: -taken, key: input.key, note: input.note },
+        tx,
+      );
+      if (!result.ok) throw new Error(`ledger: taking ${taken} failed with the account locked`);
+      return result.applied
+        ? { taken, notTaken: input.amount - taken, applied: true }
+        : { taken: 0, notTaken: 0, applied: false };
+    });
+  }
+
   /** Every violation of the ledger's invariants; an empty list means sound. */
   async function audit(scope: { userId?: number } = {}, ex: Executor = db): Promise<AuditViolation[]> {
     const violations: AuditViolation[] = [];
@@ -428,6 +457,7 @@ export function createLedger(db: Database) {
     release,
     refund,
     adjust,
+    takeUpTo,
     audit,
     ensureAccount: (id: number) => ensureAccount(db, id),
   };

@@ -26,6 +26,8 @@ export const users = pgTable("users", {
   blockedAt: timestamp("blocked_at", { withTimezone: true }),
   /** set by an admin's /ban: the user's updates get one polite answer and spend nothing */
   bannedAt: timestamp("banned_at", { withTimezone: true }),
+  /** the code of this user's invite link (t.me/<bot>?start=<code>), made at their first /invite */
+  referralCode: text("referral_code").unique(),
   firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
   lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
 });
@@ -171,6 +173,8 @@ export const generations = pgTable(
     notifiedAt: timestamp("notified_at", { withTimezone: true }),
     deliveredMessageIds: jsonb("delivered_message_ids").$type<number[]>(),
     fileIds: jsonb("file_ids").$type<string[]>(),
+    /** what Telegram made of each file id (photo, video, audio, document): a cached inline result must name the same type */
+    fileKinds: jsonb("file_kinds").$type<string[]>(),
     submittedAt: timestamp("submitted_at", { withTimezone: true }),
     deadlineAt: timestamp("deadline_at", { withTimezone: true }),
     nextPollAt: timestamp("next_poll_at", { withTimezone: true }),
@@ -212,6 +216,14 @@ export const orphanTasks = pgTable("orphan_tasks", {
   createdAt: createdAt(),
 });
 
+export const paymentStates = ["paid", "refunded"] as const;
+export type PaymentState = (typeof paymentStates)[number];
+
+/**
+ * A Telegram Stars payment for a credit pack, one row per
+ * telegram_payment_charge_id: the key that makes its grant happen once,
+ * whether it came from the successful_payment update or from the reconciler.
+ */
 export const payments = pgTable(
   "payments",
   {
@@ -223,10 +235,46 @@ export const payments = pgTable(
     totalAmount: integer("total_amount").notNull(),
     credits: integer("credits").notNull(),
     payload: text("payload").notNull(),
+    state: text("state").$type<PaymentState>().notNull().default("paid"),
+    /** the pack bought, as configured when the invoice was sent */
+    packId: text("pack_id"),
+    /** where the bot learnt of it: the update, or the reconciler reading getStarTransactions */
+    source: text("source").$type<"update" | "reconciler">().notNull().default("update"),
+    /** a test payment (sandbox or playground): no real Stars moved */
+    test: boolean("test").notNull().default(false),
+    /** on refund: credits taken back, and what could not be (already spent) */
+    reversedCredits: integer("reversed_credits").notNull().default(0),
+    notReversedCredits: integer("not_reversed_credits").notNull().default(0),
     refundedAt: timestamp("refunded_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("payments_charge_uq").on(t.telegramChargeId)],
+  (t) => [
+    uniqueIndex("payments_charge_uq").on(t.telegramChargeId),
+    index("payments_user_idx").on(t.userId, t.createdAt),
+    check("payments_state_valid", sql`${t.state} in ('paid','refunded')`),
+  ],
+);
+
+/**
+ * Who brought whom: written when a new user arrives through someone's invite
+ * link; the bonus is paid to both at the referred user's first purchase, once,
+ * and taken back if that purchase is refunded.
+ */
+export const referrals = pgTable(
+  "referrals",
+  {
+    referredId: tgId("referred_id").primaryKey(),
+    referrerId: tgId("referrer_id").notNull(),
+    createdAt: createdAt(),
+    /** the first purchase that paid the bonus */
+    rewardChargeId: text("reward_charge_id"),
+    rewardedAt: timestamp("rewarded_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("referrals_referrer_idx").on(t.referrerId),
+    check("referrals_not_self", sql`${t.referredId} <> ${t.referrerId}`),
+  ],
 );
 
 export const broadcastStates = ["sending", "done", "cancelled"] as const;
@@ -287,6 +335,59 @@ export const broadcastRecipients = pgTable(
     uniqueIndex("broadcast_recipients_pk").on(t.broadcastId, t.userId),
     index("broadcast_recipients_pending").on(t.broadcastId, t.userId).where(sql`${t.state} = 'pending'`),
   ],
+);
+
+/**
+ * A user's last confirmed options per operation (model, ratio, count…), their
+ * defaults for the next request. Read through a schema and today's catalog:
+ * an option that no longer exists falls back to the default.
+ */
+export const userPreferences = pgTable(
+  "user_preferences",
+  {
+    userId: tgId("user_id").notNull(),
+    operation: text("operation").$type<"image" | "edit" | "video" | "dub">().notNull(),
+    options: jsonb("options").$type<Record<string, unknown>>().notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("user_preferences_pk").on(t.userId, t.operation)],
+);
+
+export const groupAccessModes = ["everyone", "admins"] as const;
+export type GroupAccess = (typeof groupAccessModes)[number];
+
+/** What a group's admins decided: operations switched off, and who may use the bot there. */
+export const groupSettings = pgTable(
+  "group_settings",
+  {
+    chatId: tgId("chat_id").primaryKey(),
+    disabledOperations: jsonb("disabled_operations").$type<string[]>().notNull().default([]),
+    access: text("access").$type<GroupAccess>().notNull().default("everyone"),
+    updatedBy: tgId("updated_by"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("group_settings_access_valid", sql`${t.access} in ('everyone','admins')`)],
+);
+
+/**
+ * An inline result a user placed in some chat (known from chosen_inline_result,
+ * or from its Confirm press): what it offers, at what price, and to whom.
+ * Nothing is held until Confirm; the generation's key is the inline message id.
+ */
+export const inlineOffers = pgTable(
+  "inline_offers",
+  {
+    inlineMessageId: text("inline_message_id").primaryKey(),
+    /** the offer as answered to the inline query (also in callback data) */
+    offerId: text("offer_id").notNull(),
+    userId: tgId("user_id").notNull(),
+    language: text("language").notNull().default("en"),
+    params: jsonb("params").$type<Record<string, unknown>>().notNull(),
+    price: integer("price").notNull(),
+    generationId: uuid("generation_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("inline_offers_user_idx").on(t.userId)],
 );
 
 /** Conversation state (grammY StorageAdapter, see bot/storage.ts). */

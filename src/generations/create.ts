@@ -21,14 +21,15 @@ export function generationCreation(ctx: GenerationsContext) {
     if (!parsed.success)
       return { ok: false, reason: "invalid", message: parsed.error.issues[0]?.message ?? "invalid" };
     const params = parsed.data;
+    // a request made already is found whatever the price table says now (a second tap after a price change)
+    const existing = await db.select().from(generations).where(eq(generations.requestKey, input.key));
+    if (existing[0]) return { ok: true, generation: existing[0], created: false };
+
     const q = quote(prices, params);
     if (!q.ok) return { ok: false, reason: "no_price" };
     if (input.expectedPrice !== undefined && input.expectedPrice !== q.credits) {
       return { ok: false, reason: "price_changed", price: q.credits };
     }
-
-    const existing = await db.select().from(generations).where(eq(generations.requestKey, input.key));
-    if (existing[0]) return { ok: true, generation: existing[0], created: false };
 
     const id = randomUUID();
     const holdKey = `gen-${id}`;

@@ -1,6 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { deliveries, generations } from "../db/schema";
 import type { GenerationsContext } from "./context";
+import type { SentFileKind } from "./deliver/sent-file";
 
 /** What was sent and shown for a generation: delivery attempts, the status message, the notice. */
 export function deliveryRecords(ctx: Pick<GenerationsContext, "db" | "now">) {
@@ -55,5 +56,16 @@ export function deliveryRecords(ctx: Pick<GenerationsContext, "db" | "now">) {
       .where(eq(generations.id, id));
   }
 
-  return { forgetThread, recordDelivery, deliveriesOf, markNotified, setStatusShown };
+  /**
+   * Files already uploaded for a generation still being delivered: an attempt
+   * after a crash shows these instead of uploading a second copy.
+   */
+  async function recordUploaded(id: string, fileIds: string[], fileKinds: SentFileKind[]): Promise<void> {
+    await db
+      .update(generations)
+      .set({ fileIds, fileKinds })
+      .where(and(eq(generations.id, id), eq(generations.state, "delivering")));
+  }
+
+  return { forgetThread, recordDelivery, deliveriesOf, markNotified, setStatusShown, recordUploaded };
 }

@@ -58,7 +58,7 @@ const dubParams = z.object({
   source: inputRef,
   targetLanguage: z.string(),
   sourceLanguage: z.string().default("auto"),
-  /** from Telegram when it tells; a link is priced at the 5-minute maximum */
+  /** from Telegram, or read from a link's first bytes; unknown: priced at the 5-minute maximum */
   durationSeconds: z.number().nonnegative().optional(),
   kind: z.enum(["audio", "video"]).optional(),
 });

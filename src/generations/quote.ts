@@ -2,7 +2,7 @@ import { limits } from "../media/catalog";
 import type { PriceQuote, Prices } from "../pricing/prices";
 import type { GenerationParams } from "./params";
 
-/** The service's maximum dubbing length: what a dubbing link of unknown length is held for. */
+/** The service's maximum dubbing length: what a dubbing link whose length cannot be read is held for. */
 export const maxDubSeconds = limits.dubbingMaxSeconds;
 
 /** What a price depends on: a request being picked, or the params of a confirmed one. */

@@ -46,6 +46,28 @@ export function generationReads(ctx: Pick<GenerationsContext, "db">) {
       .limit(limit);
   }
 
+  /**
+   * The user's delivered results whose Telegram file ids are kept, newest
+   * first; with `match`, only those whose prompt contains it (any case).
+   */
+  function deliveredWithFiles(userId: number, options: { match?: string; limit: number }) {
+    const match = options.match?.trim();
+    const pattern = match ? `%${match.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+    return db
+      .select()
+      .from(generations)
+      .where(
+        and(
+          eq(generations.userId, userId),
+          eq(generations.state, "delivered"),
+          sql`jsonb_array_length(coalesce(${generations.fileIds}, '[]'::jsonb)) > 0`,
+          pattern ? sql`${generations.params}->>'prompt' ilike ${pattern}` : undefined,
+        ),
+      )
+      .orderBy(desc(generations.createdAt))
+      .limit(options.limit);
+  }
+
   async function countByState(): Promise<Record<string, number>> {
     const rows = await db
       .select({ state: generations.state, n: sql<number>`count(*)`.mapWith(Number) })
@@ -79,6 +101,16 @@ export function generationReads(ctx: Pick<GenerationsContext, "db">) {
     return rows.map((r) => r.id);
   }
 
-  return { get, byTaskId, paramsOf, unfinished, recent, countByState, waitingCount, restingSince };
+  return {
+    get,
+    byTaskId,
+    paramsOf,
+    unfinished,
+    recent,
+    deliveredWithFiles,
+    countByState,
+    waitingCount,
+    restingSince,
+  };
 }
 export type GenerationReads = ReturnType<typeof generationReads>;

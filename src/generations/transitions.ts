@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { type GenerationState, generations } from "../db/schema";
 import { type GenerationsContext, stateMover } from "./context";
+import type { SentFileKind } from "./deliver/sent-file";
 import { type DeliveredOutputs, settle } from "./quote";
 import type { GenerationReads } from "./reads";
 import type { Generation, OutputSet } from "./service";
@@ -193,9 +194,18 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
     });
   }
 
-  /** delivering → delivered, with what Telegram gave back. */
-  function finishDelivery(id: string, messageIds: number[], fileIds: string[]): Promise<Generation | null> {
-    return move(db, id, ["delivering"], "delivered", { deliveredMessageIds: messageIds, fileIds });
+  /** delivering → delivered, with what Telegram gave back (and what it made of each file, when known). */
+  function finishDelivery(
+    id: string,
+    messageIds: number[],
+    fileIds: string[],
+    fileKinds?: SentFileKind[],
+  ): Promise<Generation | null> {
+    return move(db, id, ["delivering"], "delivered", {
+      deliveredMessageIds: messageIds,
+      fileIds,
+      ...(fileKinds ? { fileKinds } : {}),
+    });
   }
 
   /**

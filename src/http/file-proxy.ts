@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import type { Api } from "grammy";
 import { Hono } from "hono";
 import type { Logger } from "../lib/logger";
-import type { MediaStore } from "../storage/media-store";
+import type { MediaStore, StoredFile } from "../storage/media-store";
 import { verifyFileToken } from "../storage/signed-tokens";
 
 export interface FileProxyDeps {
@@ -29,11 +29,7 @@ export function fileProxyRoutes(deps: FileProxyDeps): Hono {
     const v = verifyFileToken(deps.signingSecret, c.req.param("token"), deps.now());
     if (!v.ok) return c.json({ error: v.reason }, v.reason === "expired" ? 410 : 403);
     const p = v.payload;
-    if (p.k === "out") {
-      if (!deps.store.contains(p.p)) return c.json({ error: "not_found" }, 404);
-      const file = await deps.store.existing(p.p);
-      // a signed path inside the store names a file we made: it is gone past its retention
-      if (!file) return c.json({ error: "gone" }, 410);
+    const serve = (file: StoredFile) => {
       const headers = {
         "content-type": file.mimeType,
         "content-length": String(file.size),
@@ -41,8 +37,20 @@ export function fileProxyRoutes(deps: FileProxyDeps): Hono {
       };
       // a HEAD (download managers send one first) opens nothing: an unread stream would keep its descriptor
       if (c.req.method === "HEAD") return new Response(null, { headers });
-      const body = Readable.toWeb(deps.store.open(p.p)) as unknown as ReadableStream;
+      const body = Readable.toWeb(deps.store.open(file.path)) as unknown as ReadableStream;
       return new Response(body, { headers });
+    };
+    if (p.k === "out") {
+      if (!deps.store.contains(p.p)) return c.json({ error: "not_found" }, 404);
+      const file = await deps.store.existing(p.p);
+      // a signed path inside the store names a file we made: it is gone past its retention
+      if (!file) return c.json({ error: "gone" }, 410);
+      return serve(file);
+    }
+    if (p.k === "in") {
+      // signed only once the copy was complete: missing, it is past its retention
+      const file = await deps.store.findInput(p.g);
+      return file ? serve(file) : c.json({ error: "gone" }, 410);
     }
     if (!deps.telegram) return c.json({ error: "unavailable" }, 503);
     const { api, token, apiRoot } = deps.telegram;

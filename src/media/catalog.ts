@@ -5,7 +5,9 @@
  * Decisions where the document is silent are listed in ./ASSUMPTIONS.md.
  */
 
-export type Operation = "image" | "edit" | "video" | "dub";
+/** The four operations, in the order the bot lists them. */
+export const operations = ["image", "edit", "video", "dub"] as const;
+export type Operation = (typeof operations)[number];
 
 // ---------------------------------------------------------------- images (4.2, 4.3)
 
@@ -225,6 +227,8 @@ export const dubbingLanguages = [
   "ta",
 ] as const;
 export type DubbingLanguage = (typeof dubbingLanguages)[number];
+export const isDubbingLanguage = (v: string): v is DubbingLanguage =>
+  (dubbingLanguages as readonly string[]).includes(v);
 /** English names, for prompts and keyboards (the bot translates them). */
 export const dubbingLanguageNames: Readonly<Record<DubbingLanguage, string>> = {
   fa: "Persian",

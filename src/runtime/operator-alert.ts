@@ -5,7 +5,13 @@ import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { type Language, languageFromCode } from "../users/language";
 
-export type AlertKind = "service-refused" | "audit" | "undeliverable" | "orphan" | "backlog";
+export type AlertKind =
+  | "service-refused"
+  | "audit"
+  | "undeliverable"
+  | "orphan"
+  | "backlog"
+  | "payment-unreadable";
 
 export interface AdminAlertDeps {
   api: Api;

@@ -4,6 +4,7 @@ import type { Config } from "../config";
 import { type Clock, systemClock } from "../lib/clock";
 import { createLogger, type Logger } from "../lib/logger";
 import type { MediaClient } from "../media/client";
+import type { LinkProbeOptions } from "../media/link-duration";
 import type { WorkerSet } from "../queue/workers";
 import { checkDependencies } from "./preflight";
 import { createReadiness } from "./readiness";
@@ -28,6 +29,8 @@ export interface RuntimeOverrides {
   skipMigrations?: boolean;
   /** more routes on the web role's server (the playground page), mounted at `path` */
   extraRoutes?: { path: string; app: Hono };
+  /** how dubbing links are read for their length (tests: their own certificate and address policy) */
+  linkProbe?: LinkProbeOptions;
   /**
    * Telegram refused us for good (wrong token, another instance polling): the
    * process cannot do its job. `main` exits non-zero; by default it is logged.
@@ -74,12 +77,21 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
       config.role !== "worker"
         ? await startWebRole(
             services,
-            { timing, botInfo: overrides.botInfo, readiness, onFatal, extraRoutes: overrides.extraRoutes },
+            {
+              timing,
+              botInfo: overrides.botInfo,
+              readiness,
+              onFatal,
+              extraRoutes: overrides.extraRoutes,
+              linkProbe: overrides.linkProbe,
+            },
             stops,
           )
         : undefined;
     const workers: WorkerSet | undefined =
-      config.role !== "web" ? startWorkerRole(services, { timing, policy }, stops) : undefined;
+      config.role !== "web"
+        ? startWorkerRole(services, { timing, policy, linkProbe: overrides.linkProbe }, stops)
+        : undefined;
     if (workers) {
       readiness.watch("workers", () =>
         workers.isRunning() ? { ok: true, detail: "running" } : { ok: false, detail: "not running" },
@@ -88,13 +100,14 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
     // the worker role alone still serves its health and its own metrics
     const health = web ?? (await startHealthServer(services, readiness, stops));
     await web?.intake;
-    const { db, ledger, users, generations, queues, media, simulator, metrics, store } = services;
+    const { db, ledger, users, generations, queues, media, simulator, metrics, store, payments } = services;
     return {
       config,
       db,
       ledger,
       users,
       generations,
+      payments,
       queues,
       media,
       simulator,

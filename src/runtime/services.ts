@@ -17,9 +17,12 @@ import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { outageLog } from "../lib/outage-log";
 import type { MediaClient } from "../media/client";
+import { createPaymentStore } from "../payments/store";
 import { createPrices, loadPriceTable } from "../pricing/prices";
 import { broadcastQueue, createQueues, generationQueues, type Queues } from "../queue/queues";
 import { createSyncHints } from "../queue/sync-hints";
+import { referralHooks } from "../referrals/hooks";
+import { referralNotifier } from "../referrals/notify";
 import { createMediaStore } from "../storage/media-store";
 import { signFileToken, signGid } from "../storage/signed-tokens";
 import { languageFromCode } from "../users/language";
@@ -87,6 +90,11 @@ export async function openServices(config: Config, options: ServiceOptions, stop
   const media = instrumentMediaClient(connected.media, metrics);
 
   const now = () => clock.now();
+  const referralBonus = referralHooks({
+    ledger,
+    bonus: config.referralBonus,
+    notify: referralNotifier({ api, users, t: translateFor, logger }),
+  });
 
   return {
     config,
@@ -102,6 +110,8 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     generationQueues: gq,
     generations,
     broadcasts: { store: createBroadcastStore(db), queue: broadcastQueue(queues) },
+    /** Stars payments and the credits they move (referral hooks are given here) */
+    payments: referralBonus.withNotices(createPaymentStore(db, ledger, referralBonus)),
     store,
     metrics,
     media,
@@ -180,6 +190,13 @@ export function serviceRequestLinks(config: Config, now: () => number, policy: R
             f: ref.fileId,
             e: Math.floor(now() / 1000) + policy.inputLinkSeconds,
           })}`,
+    /** where the service downloads the input we kept for a generation (a dubbing link's file) */
+    keptInputUrl: (generationId: string) =>
+      `${config.publicUrl}/files/${signFileToken(config.signingSecret, {
+        k: "in",
+        g: generationId,
+        e: Math.floor(now() / 1000) + policy.inputLinkSeconds,
+      })}`,
     /** what each task carries back to us in its webhook: the generation id, signed */
     metadataFor: (g: Generation) => ({
       gid: g.id,

@@ -1,3 +1,5 @@
+import type { TelegramLimits } from "../generations/deliver/send-outputs";
+
 /** Intervals and grace periods of one process, in clock ms unless said otherwise. */
 export interface RuntimeTiming {
   reconcileEveryMs: number;
@@ -23,6 +25,8 @@ export interface RuntimeTiming {
   broadcastTickMs: number;
   /** real ms after which a broadcast copy claimed but never reported (its worker died) counts as sent */
   broadcastClaimStaleMs: number;
+  /** how often the worker compares the bot's Stars transactions with the payments table */
+  paymentsReconcileEveryMs: number;
 }
 
 export const defaultTiming: RuntimeTiming = {
@@ -42,6 +46,7 @@ export const defaultTiming: RuntimeTiming = {
   broadcastTickMs: 3_000,
   // well past a copy's longest call (broadcastCallTimeoutSeconds)
   broadcastClaimStaleMs: 120_000,
+  paymentsReconcileEveryMs: 5 * 60_000,
 };
 
 /** A broadcast copy that got no answer in this long is given up (and not tried again). */
@@ -61,6 +66,8 @@ export interface RuntimePolicy {
   backlogLimit: number;
   /** Telegram send jobs (results, broadcast copies) one worker process runs at once */
   sendConcurrency: number;
+  /** Telegram's size limits for results (tests lower them to send a picture as a document); Telegram's own when unset */
+  telegramLimits?: TelegramLimits;
 }
 
 export const defaultPolicy: RuntimePolicy = {

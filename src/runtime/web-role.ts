@@ -10,16 +10,26 @@ import { syncCommands } from "../bot/commands";
 import type { BotContext } from "../bot/context";
 import { conversationCommands, conversationFeatures } from "../bot/conversations/conversation-features";
 import { broadcastFeature } from "../bot/features/broadcast";
+import { settingsCommands, settingsFeature } from "../bot/features/settings";
 import { createInFlight, type InFlight } from "../bot/middleware/in-flight";
 import { type PollingHandle, startPolling } from "../bot/polling";
 import { createUpdateJournal, startUpdateRecovery, type UpdateJournal } from "../bot/update-journal";
 import { telegramWebhookApp } from "../bot/webhook";
+import { groupFeatures } from "../groups/feature";
 import { adminDashboardRoutes } from "../http/admin-dashboard";
 import { fileProxyRoutes } from "../http/file-proxy";
 import { healthRoutes } from "../http/health";
 import { countFloodWaits } from "../http/instrument";
 import { mediaWebhookRoutes } from "../http/media-webhook";
 import { rootApp } from "../http/root";
+import { inlineFeature } from "../inline/feature";
+import { createInlineOffers } from "../inline/offers";
+import { type LinkProbeOptions, linkDurationProbe } from "../media/link-duration";
+import { checkoutFeature } from "../payments/checkout";
+import { buyFeature, paymentCommands } from "../payments/feature";
+import { refundedPaymentFeature } from "../payments/refunds";
+import { createPreferences } from "../preferences/store";
+import { inviteFeature, referralCommands } from "../referrals/feature";
 import { classifyTelegramError } from "../telegram/telegram-error";
 import type { Readiness } from "./readiness";
 import type { Services } from "./services";
@@ -46,6 +56,8 @@ export interface WebRoleOptions {
   onFatal(reason: string): void;
   /** more routes on this server (the playground page), mounted at `path` */
   extraRoutes?: { path: string; app: Hono } | undefined;
+  /** how dubbing links are read for their length (tests: their own certificate and addresses) */
+  linkProbe?: LinkProbeOptions | undefined;
 }
 
 export async function startWebRole(
@@ -55,7 +67,9 @@ export async function startWebRole(
 ): Promise<WebRole> {
   const inFlight = createInFlight();
   const journal = createUpdateJournal(s.db, { leaseMs: options.timing.updateLeaseMs });
-  const bot = s.config.telegram.token ? telegramBot(s, inFlight, journal, options.botInfo) : undefined;
+  const bot = s.config.telegram.token
+    ? telegramBot(s, inFlight, journal, options.botInfo, options.linkProbe)
+    : undefined;
   const app = webRoutes(s, bot, journal, options.readiness, options.timing.webhookAnswerMs);
   if (options.extraRoutes) app.route(options.extraRoutes.path, options.extraRoutes.app);
   const server = await listen(app, s.config.http);
@@ -101,8 +115,11 @@ function telegramBot(
   inFlight: InFlight,
   journal: UpdateJournal,
   botInfo: UserFromGetMe | undefined,
+  linkProbe: LinkProbeOptions | undefined,
 ) {
   const { config, logger, db, ledger, users, redis, generations, prices } = s;
+  const preferences = createPreferences(db);
+  const groups = groupFeatures({ db, generations });
   return createBot(
     config.telegram.token!,
     { config, logger, db, ledger, users, redis, generations },
@@ -112,11 +129,35 @@ function telegramBot(
       inFlight,
       journal,
       ...(botInfo ? { botInfo } : {}),
+      groupIdentityFeatures: [groups.identity],
+      checkoutFeatures: [
+        checkoutFeature({ packs: config.creditPacks, payments: s.payments, sandbox: config.sandbox }),
+        refundedPaymentFeature({ payments: s.payments, test: s.config.sandbox }),
+      ],
       // the broadcast conversation first: conversationFeatures answers every other `cv:` press as stale
       features: [
+        // first: a message sent via the bot (a placed inline offer) is nobody's answer to a conversation
+        inlineFeature({
+          prices,
+          preferences,
+          generations,
+          users,
+          inlineStorageChatId: config.inlineStorageChatId,
+          offers: createInlineOffers({ db, redis, prefix: config.redis.prefix }),
+        }),
+        // before anything that starts a request in a group: the group admins' settings and their guard
+        ...groups.features,
         broadcastFeature({ db, ...s.broadcasts, adminIds: config.adminIds, logger }),
-        ...conversationFeatures({ generations, prices }),
-        adminFeature({ db, ledger, users, generations, adminIds: config.adminIds }),
+        ...conversationFeatures({
+          generations,
+          prices,
+          preferences,
+          linkDuration: linkDurationProbe(linkProbe),
+        }),
+        settingsFeature({ preferences }),
+        buyFeature({ packs: config.creditPacks, sandbox: config.sandbox }),
+        inviteFeature(),
+        adminFeature({ db, ledger, users, generations, payments: s.payments, adminIds: config.adminIds }),
       ],
     },
   );
@@ -240,9 +281,14 @@ async function startIntake(
   const { config, logger } = s;
   const { timing, readiness } = options;
   if (!(await initBot(bot, s, options, stopped))) return;
-  await syncCommands(bot, conversationCommands, { adminIds: config.adminIds, logger }).catch((err: unknown) =>
-    logger.warn({ err }, "could not set the command menus"),
-  );
+  await syncCommands(
+    bot,
+    [...conversationCommands, ...settingsCommands, ...referralCommands, ...paymentCommands],
+    {
+      adminIds: config.adminIds,
+      logger,
+    },
+  ).catch((err: unknown) => logger.warn({ err }, "could not set the command menus"));
   // what a crash left unfinished, then whatever a lost lease leaves behind
   const recovery = startUpdateRecovery(bot, journal, logger);
   stops.onStop(phase.updates, () => recovery.stop());

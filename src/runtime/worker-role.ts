@@ -1,9 +1,14 @@
 import { resumeBroadcasts } from "../broadcasts/reconciler";
 import { showStatus } from "../generations/deliver/status-message";
 import { reconcile, startReconciler } from "../generations/reconciler";
+import { sourcePinner } from "../generations/submit/pin-source";
 import { pollIntervalMs } from "../media/catalog";
+import { downloadLink, linkDownloadOptions } from "../media/link-download";
+import type { LinkProbeOptions } from "../media/link-duration";
+import { paymentReconciler } from "../payments/reconciler";
 import { startWorkers, type WorkerSet } from "../queue/workers";
 import { startMediaRetention, startOperatorChecks } from "./operator-checks";
+import { every } from "./periodic";
 import type { Services } from "./services";
 import type { RuntimePolicy, RuntimeTiming } from "./settings";
 import { phase, type StopPhases } from "./stop-phases";
@@ -11,7 +16,7 @@ import { phase, type StopPhases } from "./stop-phases";
 /** The worker role: the submit, sync and deliver queues, and the reconciler. */
 export function startWorkerRole(
   s: Services,
-  settings: { timing: RuntimeTiming; policy: RuntimePolicy },
+  settings: { timing: RuntimeTiming; policy: RuntimePolicy; linkProbe?: LinkProbeOptions | undefined },
   stops: StopPhases,
 ): WorkerSet {
   const { config, clock, logger, generations, generationQueues: gq, t } = s;
@@ -36,6 +41,15 @@ export function startWorkerRole(
       logger,
       metadataFor: s.metadataFor,
       inputUrl: s.inputUrl,
+      pinSource: sourcePinner({
+        store: s.store,
+        prices: s.prices,
+        download: (link, destination) =>
+          downloadLink(link, destination, { logger, ...linkDownloadOptions(settings.linkProbe) }),
+        ...(settings.linkProbe?.download?.maxBytes ? { maxBytes: settings.linkProbe.download.maxBytes } : {}),
+        inputUrl: s.keptInputUrl,
+        logger,
+      }),
       adoptionGraceMs: timing.adoptionGraceMs,
       maxSubmissions: policy.maxSubmissions,
       firstPollDelayMs: (g) => pollIntervalMs(g.operation),
@@ -65,6 +79,8 @@ export function startWorkerRole(
       maxDeliveryAttempts: policy.maxDeliveryAttempts,
       retentionDays: config.mediaRetentionDays,
       markBlocked,
+      inlineStorageChatId: config.inlineStorageChatId,
+      ...(policy.telegramLimits ? { limits: policy.telegramLimits } : {}),
     },
     telegramPerSecond: config.telegramSendsPerSecond,
     concurrency: { deliver: policy.sendConcurrency },
@@ -96,5 +112,23 @@ export function startWorkerRole(
   stops.onStop(phase.reconciler, async () => reconciler.stop());
   startOperatorChecks(s, settings, stops);
   startMediaRetention(s, timing, stops);
+  const payments = paymentReconciler({
+    api,
+    payments: s.payments,
+    users: s.users,
+    t,
+    alert: s.alert,
+    clock,
+    logger,
+    sandbox: config.sandbox,
+  });
+  every(
+    "payments reconciler",
+    clock.toReal(timing.paymentsReconcileEveryMs),
+    async () => {
+      await payments.reconcile();
+    },
+    { logger, stops },
+  );
   return workers;
 }

@@ -77,6 +77,7 @@ export interface EngineOptions {
   latencyMs: Record<Operation, number>;
   videoTimeLimitMs: number;
   downloadTimeoutMs: number;
+  fetch?: typeof fetch;
   publicUrl: () => string;
   webhook: () => WebhookTarget | undefined;
   deliverWebhook: (
@@ -197,6 +198,7 @@ export function createEngine(opts: EngineOptions) {
     const got = await download(req.source_url, {
       maxBytes: limits.dubbingMaxBytes,
       timeoutMs: opts.downloadTimeoutMs,
+      ...(opts.fetch ? { fetch: opts.fetch } : {}),
     });
     let durationSeconds = 0;
     let hasVideo = false;
@@ -285,7 +287,11 @@ export function createEngine(opts: EngineOptions) {
 
   async function checkReferences(urls: string[]): Promise<string | undefined> {
     for (const url of urls) {
-      const got = await download(url, { maxBytes: 50 * 1024 * 1024, timeoutMs: opts.downloadTimeoutMs });
+      const got = await download(url, {
+        maxBytes: 50 * 1024 * 1024,
+        timeoutMs: opts.downloadTimeoutMs,
+        ...(opts.fetch ? { fetch: opts.fetch } : {}),
+      });
       if (!got.ok) return got.reason;
       if (!sniffImage(got.bytes)) return `${url} is not a PNG, JPEG, WebP or GIF image`;
     }

@@ -33,6 +33,8 @@ export interface SimulatorOptions {
   publicUrl?: string;
   operatorCredits?: number;
   downloadTimeoutMs?: number;
+  /** how input files are downloaded (tests: a fetch trusting their own HTTPS server's certificate) */
+  fetch?: typeof fetch;
   /** how many requests `requests` keeps (oldest dropped first); default 10 000 */
   maxRecordedRequests?: number;
   logger?: Pick<Logger, "info" | "warn" | "error">;
@@ -89,6 +91,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     latencyMs: { ...defaultLatencyMs, ...opts.latencyMs },
     videoTimeLimitMs: opts.videoTimeLimitMs ?? limits.videoProcessingLimitMs,
     downloadTimeoutMs: opts.downloadTimeoutMs ?? 30_000,
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
     publicUrl: () => baseUrl,
     webhook: () => webhook,
     deliverWebhook: sender.deliver,

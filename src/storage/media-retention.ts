@@ -1,4 +1,4 @@
-import type { MediaStore } from "./media-store";
+import { inputsArea, type MediaStore } from "./media-store";
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** folders looked up in one query */
@@ -17,15 +17,18 @@ export interface MediaRetentionDeps {
  * named by its generation). A generation still on its way to the chat keeps its
  * files whatever their age; a folder that names no generation is left alone.
  * Links to a removed file answer 410 (the file proxy), as they expire with it.
+ * The inputs we kept for the service (`inputs/<generation id>`) go the same way.
  */
 export async function removeExpiredMedia(deps: MediaRetentionDeps): Promise<number> {
   const cutoff = new Date(deps.now() - deps.retentionDays * 24 * 3_600_000);
-  const candidates = (await deps.store.folders()).filter((f) => uuid.test(f));
   let removed = 0;
-  for (let i = 0; i < candidates.length; i += batch) {
-    for (const id of await deps.restingSince(candidates.slice(i, i + batch), cutoff)) {
-      await deps.store.removeFolder(id);
-      removed++;
+  for (const area of [undefined, inputsArea]) {
+    const candidates = (await deps.store.folders(area)).filter((f) => uuid.test(f));
+    for (let i = 0; i < candidates.length; i += batch) {
+      for (const id of await deps.restingSince(candidates.slice(i, i + batch), cutoff)) {
+        await deps.store.removeFolder(area ? `${area}/${id}` : id);
+        removed++;
+      }
     }
   }
   return removed;

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import { join, normalize, sep } from "node:path";
@@ -28,6 +29,10 @@ const extensionOf: Record<string, string> = {
   "audio/ogg": "ogg",
 };
 const mimeOfExtension = Object.fromEntries(Object.entries(extensionOf).map(([m, e]) => [e, m]));
+
+/** Where a generation's pinned input lives: `inputs/<generation id>/source.<ext>`. */
+export const inputsArea = "inputs";
+const inputName = /^source\.[a-z0-9]{2,4}$/;
 
 function guessExtension(url: string, contentType: string | null): string {
   const fromType = contentType ? extensionOf[contentType.split(";")[0]!.trim().toLowerCase()] : undefined;
@@ -106,6 +111,38 @@ export function createMediaStore(root: string, options: { fetch?: typeof fetch; 
     return stored;
   }
 
+  /** A generation's pinned input, if a complete one was kept. */
+  async function findInput(generationId: string): Promise<StoredFile | null> {
+    const folder = `${inputsArea}/${generationId}`;
+    const names = await readdir(resolve(folder)).catch(() => [] as string[]);
+    const name = names.find((n) => inputName.test(n));
+    return name ? existing(`${folder}/${name}`) : null;
+  }
+
+  /**
+   * Keeps a generation's input: `fill` writes it to a temporary name of its
+   * own, renamed once `fill` resolves; a crash or a failed `fill` never leaves
+   * a file `findInput` would take for complete. `fill` says the extension.
+   */
+  async function keepInput(
+    generationId: string,
+    fill: (temporaryPath: string) => Promise<{ contentType?: string | undefined; url: string }>,
+  ): Promise<StoredFile> {
+    const folder = `${inputsArea}/${generationId}`;
+    await mkdir(resolve(folder), { recursive: true });
+    const tmp = resolve(`${folder}/${randomUUID()}.part`);
+    try {
+      const { contentType, url } = await fill(tmp);
+      const path = `${folder}/source.${guessExtension(url, contentType ?? null)}`;
+      await rename(tmp, resolve(path));
+      const stored = await existing(path);
+      if (!stored) throw new Error(`stored file disappeared: ${path}`);
+      return stored;
+    } finally {
+      await rm(tmp, { force: true });
+    }
+  }
+
   /** whether a path names something inside the store (a file or not) */
   function contains(path: string): boolean {
     try {
@@ -116,9 +153,9 @@ export function createMediaStore(root: string, options: { fetch?: typeof fetch; 
     }
   }
 
-  /** the generation folders at the top of the store */
-  async function folders(): Promise<string[]> {
-    const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
+  /** the generation folders at the top of the store, or of one of its areas (`inputsArea`) */
+  async function folders(area?: string): Promise<string[]> {
+    const entries = await readdir(area ? resolve(area) : root, { withFileTypes: true }).catch(() => []);
     return entries.filter((e) => e.isDirectory()).map((e) => e.name);
   }
 
@@ -126,6 +163,8 @@ export function createMediaStore(root: string, options: { fetch?: typeof fetch; 
     root,
     copy,
     existing,
+    findInput,
+    keepInput,
     contains,
     folders,
     removeFolder: (folder: string) => rm(resolve(folder), { recursive: true, force: true }),

@@ -12,6 +12,8 @@ const filePayload = z.discriminatedUnion("k", [
   z.object({ k: z.literal("tg"), f: z.string().min(1), e: z.number().int() }),
   /** one of our stored files, by its path relative to the storage root */
   z.object({ k: z.literal("out"), p: z.string().min(1), e: z.number().int() }),
+  /** the input we downloaded and kept for a generation (a dubbing link's file), by generation id */
+  z.object({ k: z.literal("in"), g: z.string().uuid(), e: z.number().int() }),
 ]);
 export type FilePayload = z.infer<typeof filePayload>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type Operation, operations } from "../media/catalog";
 import { languageSchema } from "../users/language";
 
 /**
@@ -55,3 +56,50 @@ export const historyShowData = callbackKind("hs:", generationId, (id) => id);
 export const languageData = callbackKind("language:", languageSchema, (language) => language);
 /** Under a running broadcast's progress message: stop it. */
 export const stopBroadcastData = callbackKind("bcstop:", generationId, (id) => id);
+
+/** Under a delivered picture: a 4K version of picture `picture` (0-based) of the result, priced first. */
+export interface UpscalePress {
+  id: string;
+  picture: number;
+}
+const upscalePress: z.ZodType<UpscalePress> = z
+  .templateLiteral([z.string(), ":", z.enum(["0", "1", "2", "3"])])
+  .transform((s) => ({
+    id: s.slice(0, s.lastIndexOf(":")),
+    picture: Number(s.slice(s.lastIndexOf(":") + 1)),
+  }))
+  .pipe(z.object({ id: generationId, picture: z.number().int().min(0).max(3) }));
+export const upscaleResultData = callbackKind("up:", upscalePress, (p) => `${p.id}:${p.picture}`);
+/** /settings: forget the remembered options of one operation, or of all. */
+export const settingsResetData = callbackKind(
+  "st:",
+  z.enum(["image", "edit", "video", "dub", "all"]),
+  (operation) => operation,
+);
+
+/** /groupsettings: what a press sets (the wanted state, so a repeated press changes nothing more). */
+export type GroupSettingChange =
+  | { kind: "operation"; operation: Operation; enabled: boolean }
+  | { kind: "access"; access: "everyone" | "admins" };
+const groupSettingChange: z.ZodType<GroupSettingChange> = z.union([
+  z.templateLiteral([z.enum(operations), ":", z.enum(["on", "off"])]).transform((s): GroupSettingChange => {
+    const [operation, state] = s.split(":") as [Operation, "on" | "off"];
+    return { kind: "operation", operation, enabled: state === "on" };
+  }),
+  z
+    .templateLiteral(["access:", z.enum(["everyone", "admins"])])
+    .transform((s): GroupSettingChange => ({ kind: "access", access: s.slice(7) as "everyone" | "admins" })),
+]);
+export const groupSettingsData = callbackKind("gs:", groupSettingChange, (c) =>
+  c.kind === "access" ? `access:${c.access}` : `${c.operation}:${c.enabled ? "on" : "off"}`,
+);
+
+/** An inline offer's id: a short hash (base64url) of who asked what at which price. */
+const inlineOfferId = z.string().regex(/^[A-Za-z0-9_-]{1,20}$/);
+/** On a message placed in inline mode: Confirm the offer (only its placer may). */
+export const inlineConfirmData = callbackKind("il:", inlineOfferId, (id) => id);
+
+/** "💳 Buy credits" (where credits ran short): show the packs. */
+export const buyMenuData = callbackKind("bm:", z.literal("packs"), () => "packs");
+/** In the packs list: send the invoice of this pack. */
+export const buyPackData = callbackKind("bp:", z.string().regex(/^[a-z0-9_-]{1,16}$/), (id) => id);

@@ -36,7 +36,8 @@ export function createUsers(
    * Upserts the user (and the chat, when given) on every update. The language is
    * derived from `language_code` only when the user is first seen; afterwards
    * only `setLanguage` changes it, so an explicit choice sticks. Writing to us
-   * again proves the user has not blocked the bot, so `blocked_at` is cleared.
+   * again in the private chat proves the user has not blocked the bot, so
+   * `blocked_at` is cleared (an inline query or a press elsewhere proves nothing).
    */
   async function touch(from: TelegramUserLike, chat?: TelegramChatLike): Promise<UserRecord> {
     const profile = { username: from.username ?? null, firstName: from.first_name };
@@ -46,7 +47,11 @@ export function createUsers(
         .values({ id: from.id, ...profile, language: languageFromCode(from.language_code) })
         .onConflictDoUpdate({
           target: users.id,
-          set: { ...profile, lastSeenAt: sql`now()`, blockedAt: null },
+          set: {
+            ...profile,
+            lastSeenAt: sql`now()`,
+            ...(chat?.type === "private" ? { blockedAt: null } : {}),
+          },
         })
         .returning(),
       chat ? touchChat(chat) : Promise.resolve(),
@@ -88,6 +93,20 @@ export function createUsers(
       .where(and(eq(users.id, id), isNull(users.blockedAt)))
       .returning({ id: users.id });
     return rows.length === 1;
+  }
+
+  /**
+   * Whether the bot may write to the user first: they opened a private chat
+   * with it (a `chats` row of type private, the user's own id) and have not
+   * blocked it since.
+   */
+  async function reachablePrivately(id: number): Promise<boolean> {
+    const [row] = await db
+      .select({ id: chats.id })
+      .from(chats)
+      .innerJoin(users, eq(users.id, chats.id))
+      .where(and(eq(chats.id, id), eq(chats.type, "private"), isNull(users.blockedAt)));
+    return row !== undefined;
   }
 
   /** Grants the welcome credits, once ever per user (the ledger key makes a repeat a no-op). */
@@ -139,7 +158,18 @@ export function createUsers(
     return row;
   }
 
-  return { touch, get, setLanguage, markBlocked, welcome, ban, unban, banState, findByUsername };
+  return {
+    touch,
+    get,
+    setLanguage,
+    markBlocked,
+    reachablePrivately,
+    welcome,
+    ban,
+    unban,
+    banState,
+    findByUsername,
+  };
 }
 
 export type Users = ReturnType<typeof createUsers>;

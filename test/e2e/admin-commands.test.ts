@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { translate } from "../../src/bot/i18n";
-import { broadcasts, generations, holds, kvStore, ledgerEntries, users } from "../../src/db/schema";
+import { broadcasts, generations, holds, kvStore, ledgerEntries, payments, users } from "../../src/db/schema";
 import type { BotMessage, TestUser } from "../../src/playground/telegram";
 import { eventually, generationIn, type Harness, startedUser, startHarness } from "../support/harness";
 
@@ -73,7 +73,21 @@ describe("admin commands end to end", () => {
   test("a non-admin sending every admin command gets the unknown-command answer and changes nothing", async () => {
     const outsider = await namedUser();
     const victim = await namedUser();
+    // a real payment of the victim's, for /refund to name
+    const chargeId = `admin-test-charge-${victim.id}`;
+    const paid = await h.runtime.payments.recordPaid({
+      userId: victim.id,
+      telegramChargeId: chargeId,
+      currency: "XTR",
+      totalAmount: 50,
+      credits: 50,
+      payload: "pack:test",
+      source: "update",
+      test: true,
+    });
+    expect(paid.applied).toBe(true);
     const snapshot = async () => ({
+      payments: await h.db.db.select().from(payments).orderBy(payments.telegramChargeId),
       entries: await h.db.db.select().from(ledgerEntries).orderBy(ledgerEntries.id),
       banned: await h.db.db
         .select({ id: users.id, bannedAt: users.bannedAt })
@@ -94,6 +108,8 @@ describe("admin commands end to end", () => {
       `/unban ${victim.id}`,
       "/broadcast",
       "/broadcast_cancel",
+      `/refund ${chargeId}`,
+      "/refund",
       "/stats@media_studio_test_bot",
     ];
     const first = await outsider.send("/help");
@@ -109,7 +125,10 @@ describe("admin commands end to end", () => {
     const answers = outsider.messages().filter((m) => m.message_id > start);
     expect(answers.map((m) => m.text)).toEqual(commands.map(() => en("fallback-unknown")));
     expect(await snapshot()).toEqual(before);
-    expect(await balance(victim.id)).toMatchObject({ available: 100, held: 0 });
+    expect(await balance(victim.id)).toMatchObject({ available: 150, held: 0 });
+    expect(
+      h.tg.callsOf("refundStarPayment").filter((c) => c.params.telegram_payment_charge_id === chargeId),
+    ).toEqual([]);
   });
 
   test("/grant adds credits once however often Confirm is tapped; a negative one takes only what is there", async () => {
@@ -360,7 +379,7 @@ describe("admin commands end to end", () => {
   }, 60_000);
 
   test("command menus: each admin's chat has the admin commands; the default and other scopes do not", async () => {
-    const adminOnly = ["stats", "user", "grant", "ban", "unban", "broadcast", "broadcast_cancel"];
+    const adminOnly = ["stats", "user", "grant", "refund", "ban", "unban", "broadcast", "broadcast_cancel"];
     const calls = h.tg
       .callsOf("setMyCommands")
       .map((c) => c.params as { scope?: unknown; language_code?: string; commands?: unknown });

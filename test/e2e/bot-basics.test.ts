@@ -19,13 +19,13 @@ import { createLogger } from "../../src/lib/logger";
 import { startTelegramStandIn, type TelegramStandIn } from "../../src/playground/telegram";
 import { createUsers } from "../../src/users/users";
 import { createTestDatabase, type TestDatabase } from "../support/db";
+import { plain } from "../support/messages";
 
 const WELCOME = 20;
 const RATE_LIMIT = 8;
 const runId = randomBytes(4).toString("hex");
 
 /** Fluent wraps placeables in Unicode isolation marks in right-to-left text. */
-const plain = (text: string | undefined) => (text ?? "").replace(/[\u2068\u2069]/g, "");
 
 async function eventually<T>(
   probe: () => Promise<T | undefined>,
@@ -178,7 +178,11 @@ describe("bot basics over long polling", () => {
     expect(hold.ok).toBe(true);
     await user.send("/balance");
     const balance = await user.waitFor((m) => m.text?.startsWith("💳"));
-    expect(balance.text).toBe("💳 Your credits\nAvailable: 14\nReserved for requests in progress: 6");
+    expect(
+      balance.text?.startsWith("💳 Your credits\nAvailable: 14\nReserved for requests in progress: 6\n"),
+    ).toBe(true);
+    // the latest movements, newest first: the hold, then the welcome credits
+    expect(balance.text).toMatch(/−6 reserved for a request\n.*\+20 welcome credits/);
   });
 
   test("/cancel with nothing in progress, and unknown text, get a friendly answer", async () => {

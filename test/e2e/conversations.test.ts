@@ -2,13 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inArray, sql } from "drizzle-orm";
-import type { InlineKeyboardButton, Message } from "grammy/types";
+import type { Message } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { generations as generationsTable } from "../../src/db/schema";
 import { endedBadly, type Generation } from "../../src/generations/service";
 import type { BotMessage, TestUser } from "../../src/playground/telegram";
 import { createPrices, loadPriceTable, type PriceTable } from "../../src/pricing/prices";
 import { eventually, generationIn, type Harness, startHarness } from "../support/harness";
+import { buttons, byData, hasData, plain, says } from "../support/messages";
 
 /**
  * The guided conversations end to end: the Telegram stand-in, the simulator,
@@ -25,14 +26,6 @@ const writePrices = (t: PriceTable) => writeFileSync(pricesFile, JSON.stringify(
 const WELCOME = 100;
 const fixture = (name: string) =>
   readFileSync(new URL(`../../src/simulator/fixtures/${name}`, import.meta.url));
-
-/** Fluent isolates placeables in right-to-left text. */
-const plain = (text: string | undefined) => (text ?? "").replace(/[\u2068\u2069]/g, "");
-const says = (part: string) => (m: BotMessage) => plain(m.text).includes(part);
-const byData = (data: string) => (b: InlineKeyboardButton) =>
-  "callback_data" in b && b.callback_data === data;
-const buttons = (m: BotMessage | Message) => m.reply_markup?.inline_keyboard.flat() ?? [];
-const hasData = (data: string) => (m: BotMessage) => buttons(m).some(byData(data));
 
 /** A sticker: the stand-in has no helper for it, so the message goes in through the user's own chat. */
 function sendSticker(user: TestUser): Message {

@@ -10,9 +10,9 @@ import {
   startedUser,
   startHarness,
 } from "../support/harness";
+import { plain } from "../support/messages";
 
 /** Strips the Unicode isolation marks Fluent puts around variables in Persian. */
-const plain = (s: string | undefined) => (s ?? "").replace(/[\u2068\u2069]/g, "");
 
 describe("when things go wrong, the user is told and pays nothing twice", () => {
   let h: Harness;

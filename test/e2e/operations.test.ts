@@ -51,6 +51,7 @@ describe("the four operations end to end", () => {
     expect(photo.reply_markup?.inline_keyboard.flat().map((b) => b.text)).toEqual([
       "🔁 Again",
       "✏️ Edit this",
+      "⬆️ 4K",
     ]);
     // the status message ends as "done", with the buttons, and the database knows it was shown
     await user.waitFor((m) => m.message_id === g.statusMessageId && Boolean(m.text?.startsWith("Done")));

@@ -36,7 +36,8 @@ describe("delivering outputs to Telegram", () => {
     const m = user.messages().find((x) => x.message_id === sent.messageIds[0]);
     expect(m?.photo).toBeDefined();
     expect(m?.caption).toContain("a lighthouse");
-    expect(m?.reply_markup?.inline_keyboard.flat()).toHaveLength(2);
+    // again, edit, 4K
+    expect(m?.reply_markup?.inline_keyboard.flat()).toHaveLength(3);
     expect(tg.callsOf("sendChatAction").at(-1)?.params).toMatchObject({ action: "upload_photo" });
   });
 

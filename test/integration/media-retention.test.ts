@@ -83,6 +83,49 @@ describe("media retention", () => {
     expect(await remaining()).toEqual([stillDelivering, unknown, "not-a-generation"].sort());
   });
 
+  test("kept inputs (inputs/<generation id>) go with their generation; their links then answer 410", async () => {
+    const inputsRoot = await mkdtemp(join(tmpdir(), "msb-retention-inputs-"));
+    try {
+      const own = createMediaStore(inputsRoot);
+      const resting = await queued(7102);
+      await generations.cancel(resting, 7102);
+      const running = await queued(7102);
+      for (const id of [resting, running])
+        await own.keepInput(id, async (tmp) => {
+          await writeFile(tmp, "wav bytes");
+          return { contentType: "audio/wav", url: "https://example.com/a.wav" };
+        });
+      const app = fileProxyRoutes({
+        signingSecret: secret,
+        now: Date.now,
+        store: own,
+        telegram: null,
+        logger: pino({ level: "silent" }),
+      });
+      const link = (g: string) =>
+        `/files/${signFileToken(secret, { k: "in", g, e: Math.floor(Date.now() / 1000) + 3600 })}`;
+      const served = await app.request(link(resting));
+      expect(served.status).toBe(200);
+      expect(served.headers.get("content-type")).toMatch(/^audio\/(x-)?wav$/);
+      expect(await served.text()).toBe("wav bytes");
+
+      const sweep = (now: number) =>
+        removeExpiredMedia({
+          store: own,
+          restingSince: generations.restingSince,
+          now: () => now,
+          retentionDays: 7,
+        });
+      expect(await sweep(Date.now() + 6 * day)).toBe(0);
+      expect(await sweep(Date.now() + 8 * day)).toBe(1);
+      expect((await readdir(join(inputsRoot, "inputs"))).sort()).toEqual([running]);
+      expect((await app.request(link(resting))).status).toBe(410);
+      expect((await app.request(link(running))).status).toBe(200);
+    } finally {
+      await rm(inputsRoot, { recursive: true, force: true });
+    }
+  });
+
   test("a link to a removed result answers 410; a path outside the store stays a 404", async () => {
     const id = randomUUID();
     await storedFile(id);

@@ -32,6 +32,7 @@ export function generationRow(patch: Partial<Generation> = {}): Generation {
     notifiedAt: null,
     deliveredMessageIds: null,
     fileIds: null,
+    fileKinds: null,
     submittedAt: null,
     deadlineAt: null,
     nextPollAt: null,

@@ -9,6 +9,7 @@ import { type Config, loadConfig } from "../../src/config";
 import { type Clock, scaledClock } from "../../src/lib/clock";
 import { createLogger } from "../../src/lib/logger";
 import { createMediaClient } from "../../src/media/client";
+import type { LinkProbeOptions } from "../../src/media/link-duration";
 import {
   startTelegramStandIn,
   type TelegramRulesInput,
@@ -51,6 +52,8 @@ export interface HarnessOptions {
   noRuntime?: boolean;
   /** collect the runtime's log lines here (at the level of env.LOG_LEVEL) */
   logs?: string[];
+  /** how the bot reads dubbing links (a test's own HTTPS server: its certificate and address) */
+  linkProbe?: LinkProbeOptions;
 }
 
 /**
@@ -125,6 +128,7 @@ export async function startHarness(options: HarnessOptions = {}) {
       skipMigrations: true,
       timing,
       ...(options.policy ? { policy: options.policy } : {}),
+      ...(options.linkProbe ? { linkProbe: options.linkProbe } : {}),
       media: createMediaClient({
         baseUrl: sim.url,
         apiKey: "e2e-media-key",

@@ -49,7 +49,7 @@ describe("/grant arguments", () => {
 });
 
 describe("command menus", () => {
-  const admin = ["stats", "user", "grant", "ban", "unban", "broadcast", "broadcast_cancel"];
+  const admin = ["stats", "user", "grant", "refund", "ban", "unban", "broadcast", "broadcast_cancel"];
   test("admin commands only in each admin's chat scope, every scope in English and Persian", () => {
     const { scopes, uncompliantCommands } = commandMenus(["image", "history"], [11, 22]).toArgs();
     expect(uncompliantCommands).toEqual([]);

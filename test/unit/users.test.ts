@@ -65,14 +65,28 @@ describe("users", () => {
     expect(chat).toMatchObject({ type: "supergroup", title: "Makers 2", isForum: false });
   });
 
-  test("markBlocked marks once; a new message from the user clears it", async () => {
+  test("markBlocked marks once; a new message from the user in their private chat clears it", async () => {
     const id = newId();
     await users.touch({ id, first_name: "B" });
     expect(await users.markBlocked(id)).toBe(true);
     expect(await users.markBlocked(id)).toBe(false);
     expect((await users.get(id))?.blockedAt).toBeInstanceOf(Date);
+    // an inline query (no chat) or a group message proves nothing about the private chat
     await users.touch({ id, first_name: "B" });
+    await users.touch({ id, first_name: "B" }, { id: -100_777, type: "supergroup", title: "G" });
+    expect((await users.get(id))?.blockedAt).toBeInstanceOf(Date);
+    await users.touch({ id, first_name: "B" }, { id, type: "private" });
     expect((await users.get(id))?.blockedAt).toBeNull();
+  });
+
+  test("reachablePrivately: only with a private chat, and not while blocked", async () => {
+    const id = newId();
+    await users.touch({ id, first_name: "R" });
+    expect(await users.reachablePrivately(id)).toBe(false);
+    await users.touch({ id, first_name: "R" }, { id, type: "private" });
+    expect(await users.reachablePrivately(id)).toBe(true);
+    await users.markBlocked(id);
+    expect(await users.reachablePrivately(id)).toBe(false);
   });
 
   test("markBlocked and setLanguage of an unknown user change nothing", async () => {

@@ -2,11 +2,13 @@ import { queuedText } from "../../generations/deliver/status-message";
 import type { GenerationParamsInput } from "../../generations/params";
 import type { CreateResult, Generations } from "../../generations/service";
 import { faultPoint } from "../../lib/fault-point";
+import { buyKeyboard } from "../../payments/feature";
 import type { PriceQuote } from "../../pricing/prices";
 import type { SubmitOutcome } from "./panel";
+import { type RememberedDeps, rememberConfirmed } from "./remembered";
 import type { Conv, Screen } from "./screen";
 
-export interface ConfirmDeps {
+export interface ConfirmDeps extends RememberedDeps {
   generations: Pick<Generations, "create" | "enqueueSubmit" | "waitingCount">;
 }
 
@@ -41,6 +43,8 @@ type Created =
  * `shown` is the price the panel showed: when the price table changed since
  * (a restart with new prices), nothing is created and the panel shows the new
  * price. When creating fails, the panel comes back (same message, same key).
+ * The options of a created request become the user's remembered ones, unless
+ * `remember` is false (an action on a result, not a choice of the user's).
  */
 export async function confirmRequest(
   conversation: Conv,
@@ -49,6 +53,7 @@ export async function confirmRequest(
   who: Requester,
   params: GenerationParamsInput,
   shown: PriceQuote,
+  remember = true,
 ): Promise<SubmitOutcome> {
   const { t } = screen;
   const panelId = screen.messageId;
@@ -93,6 +98,7 @@ export async function confirmRequest(
   if (result.ok) {
     if (result.status !== null) await screen.show(result.status, undefined);
     await conversation.external(() => deps.generations.enqueueSubmit(result.id));
+    if (remember) await rememberConfirmed(conversation, deps, who.userId, params);
     return "done";
   }
   if (result.reason === "failed") return { note: t("error-generic") };
@@ -108,7 +114,8 @@ export async function confirmRequest(
       : result.reason === "no_price"
         ? t("cv-no-price")
         : t("cv-invalid", { problem: result.message });
-  await screen.close(explanation);
+  // where credits ran short, the way to buy them
+  await screen.show(explanation, result.reason === "insufficient" ? buyKeyboard(t) : undefined);
   screen.detach();
   return "stay";
 }

@@ -3,8 +3,7 @@ import { Composer, type Context, type MiddlewareFn } from "grammy";
 import type { Message } from "grammy/types";
 import type { Generations } from "../../generations/service";
 import type { Operation } from "../../media/catalog";
-import { type DubbingLanguage, dubbingLanguages, limits } from "../../media/catalog";
-import { editResultData, regenerateData } from "../../telegram/callback-data";
+import { isDubbingLanguage, limits } from "../../media/catalog";
 import type { BotContext } from "../context";
 import { historyFeature } from "../features/history";
 import { promptProblem } from "./ask-prompt";
@@ -15,6 +14,7 @@ import { type ImageSeed, imageConversation } from "./image";
 import { type Checked, linkIn, mediaIn, type PhotoInput, photoIn } from "./inputs";
 import type { ConversationDeps } from "./opening";
 import { markBlockedInConversation } from "./plugin";
+import { resultActions } from "./result-actions";
 import { dropStaleButtons } from "./screen";
 import { type VideoSeed, videoConversation } from "./video";
 
@@ -82,7 +82,7 @@ function dubSeedOf(message: Message, text: string | undefined): DubSeed {
   const seed: DubSeed = { replyTo: message.message_id };
   for (const word of text?.split(/\s+/) ?? []) {
     const code = word.toLowerCase();
-    if ((dubbingLanguages as readonly string[]).includes(code)) seed.target = code as DubbingLanguage;
+    if (isDubbingLanguage(code)) seed.target = code;
     const link = linkIn(word);
     if (link?.ok) seed.media = { ref: { kind: "url", url: link.url }, label: link.url };
   }
@@ -101,7 +101,7 @@ async function explainRefused(ctx: BotContext, ...found: Array<Checked<unknown> 
 
 /**
  * The four guided conversations (/image, /edit, /video, /dub), the buttons
- * under results ("again" `rg:`, "edit this" `ed:`), and /history. Requires
+ * under results ("again" `rg:`, "edit this" `ed:`, "4K" `up:`: ./result-actions), and /history. Requires
  * the conversations plugin installed earlier (createBot does).
  */
 export function conversationFeatures(deps: ConversationFeatureDeps): Composer<BotContext>[] {
@@ -159,28 +159,7 @@ export function conversationFeatures(deps: ConversationFeatureDeps): Composer<Bo
     },
   );
 
-  entries.callbackQuery([regenerateData.pattern, editResultData.pattern], async (ctx) => {
-    const data = ctx.callbackQuery.data;
-    const editing = editResultData.parse(data) !== undefined;
-    const id = editResultData.parse(data) ?? regenerateData.parse(data);
-    if (id === undefined) {
-      await ctx.answerCallbackQuery({ text: ctx.t("cv-expired-button") });
-      return;
-    }
-    await ctx.answerCallbackQuery();
-    const g = await deps.generations.get(id);
-    if (!g || g.userId !== ctx.from.id) return;
-    const replyTo = ctx.callbackQuery.message?.message_id;
-    const where = replyTo ? { replyTo } : {};
-    if (editing) {
-      const images = (g.fileIds ?? [])
-        .slice(0, 1)
-        .map((fileId): PhotoInput => ({ ref: { kind: "telegram", fileId } }));
-      return start(ctx, "edit", { ...where, images });
-    }
-    const params = deps.generations.paramsOf(g);
-    return start(ctx, params.operation, { ...where, params } as Seed);
-  });
+  entries.use(resultActions(deps, start));
 
   // A button of a conversation that has ended (confirmed, cancelled, or replaced).
   entries.callbackQuery(new RegExp(`^${panelPrefix}`), async (ctx) => {

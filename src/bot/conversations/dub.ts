@@ -2,14 +2,22 @@ import type { Context } from "grammy";
 import type { GenerationParams } from "../../generations/params";
 import { maxDubSeconds, quote } from "../../generations/quote";
 import { shorten } from "../../lib/shorten";
-import { type DubbingLanguage, type DubbingSourceLanguage, dubbingLanguages } from "../../media/catalog";
+import {
+  type DubbingLanguage,
+  type DubbingSourceLanguage,
+  dubbingLanguages,
+  isDubbingLanguage,
+} from "../../media/catalog";
+import { dubLanguagesFrom, dubLanguagesOfStored } from "../../preferences/options";
 import type { Language } from "../../users/language";
 import type { Translate } from "../i18n";
 import { collectMedia } from "./collect-media";
 import { confirmRequest } from "./confirm-request";
 import type { MediaInput } from "./inputs";
+import { withLinkLength } from "./link-length";
 import { type ConversationDeps, openConversation, priceLines, type SeedBase } from "./opening";
 import { type PanelSpec, runPanel, type Setting } from "./panel";
+import { readRemembered, rememberedLines } from "./remembered";
 import type { Conv } from "./screen";
 
 export interface DubSeed extends SeedBase {
@@ -24,7 +32,7 @@ interface DubRequest {
   source: DubbingSourceLanguage;
 }
 
-const isTarget = (v: string): v is DubbingLanguage => (dubbingLanguages as readonly string[]).includes(v);
+const isTarget = isDubbingLanguage;
 const isSource = (v: string): v is DubbingSourceLanguage => v === "auto" || isTarget(v);
 
 /** A language's name in the user's language. */
@@ -83,7 +91,7 @@ function mediaFromParams(p: NonNullable<DubSeed["params"]>): MediaInput {
 }
 
 /** Dubbing into the user's own language is the likely wish; for anyone else, English. */
-function defaultTarget(language: Language): DubbingLanguage {
+export function defaultTarget(language: Language): DubbingLanguage {
   return isTarget(language) ? language : "en";
 }
 
@@ -91,6 +99,10 @@ function defaultTarget(language: Language): DubbingLanguage {
 export function dubConversation(deps: ConversationDeps) {
   return async function dub(conversation: Conv, ctx: Context, seed: DubSeed): Promise<void> {
     const { screen, t, who, available, language } = await openConversation(conversation, ctx, seed);
+    const fallback = defaultTarget(language);
+    const remembered = seed.params
+      ? undefined
+      : dubLanguagesOfStored(await readRemembered(conversation, deps, who.userId, "dub"), fallback);
     const quoteOf = (s: DubRequest) =>
       quote(deps.prices, { operation: "dub", durationSeconds: s.media.durationSeconds });
     const spec: PanelSpec<DubRequest> = {
@@ -101,29 +113,30 @@ export function dubConversation(deps: ConversationDeps) {
           lengthLine(t, s.media),
           t("cv-line-target", { value: languageName(t, s.target) }),
           t("cv-line-source", { value: languageName(t, s.source) }),
+          ...rememberedLines(t, remembered !== undefined),
           priceLines(t, quoteOf(s), available),
         ].join("\n"),
       settings: languageSettings(t),
       toggles: [],
       price: quoteOf,
+      available,
     };
 
     let media = seed.media ?? (seed.params ? mediaFromParams(seed.params) : undefined);
-    let target: DubbingLanguage =
-      seed.target ??
-      (seed.params && isTarget(seed.params.targetLanguage)
-        ? seed.params.targetLanguage
-        : defaultTarget(language));
-    let source: DubbingSourceLanguage =
-      seed.params && isSource(seed.params.sourceLanguage) && seed.params.sourceLanguage !== target
-        ? seed.params.sourceLanguage
-        : "auto";
+    const start = seed.params
+      ? dubLanguagesFrom(seed.params, fallback)
+      : (remembered ?? { target: fallback, source: "auto" as const });
+    // a language named with the command wins; the source must then differ from it
+    let target: DubbingLanguage = seed.target ?? start.target;
+    let source: DubbingSourceLanguage = start.source === target ? "auto" : start.source;
     for (;;) {
       if (media === undefined) {
         const collected = await collectMedia(screen);
         if (collected.kind !== "value") return screen.close(t("cv-cancelled"));
         media = collected.value;
       }
+      media = await withLinkLength(conversation, screen, media, deps.linkDuration);
+      if (media === undefined) continue;
       const outcome = await runPanel(screen, spec, { media, target, source }, (s, shown) =>
         confirmRequest(
           conversation,

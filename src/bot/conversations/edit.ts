@@ -1,6 +1,8 @@
 import type { Context } from "grammy";
 import type { GenerationParams } from "../../generations/params";
 import { shorten } from "../../lib/shorten";
+import { type ImageSize, imageSizes, nearestImageSize } from "../../media/catalog";
+import { imageOptionsOfStored } from "../../preferences/options";
 import { askPrompt } from "./ask-prompt";
 import { collectPhotos } from "./collect-photos";
 import { confirmRequest } from "./confirm-request";
@@ -21,6 +23,7 @@ import {
   summaryPromptLength,
 } from "./opening";
 import { type PanelSpec, runPanel } from "./panel";
+import { readRemembered, rememberedLines } from "./remembered";
 import type { Conv } from "./screen";
 
 export interface EditSeed extends SeedBase {
@@ -29,6 +32,21 @@ export interface EditSeed extends SeedBase {
   /** the media_group_id of the album the request came with: more photos are on their way, stay on the photo step */
   album?: string;
   params?: Extract<GenerationParams, { operation: "edit" }>;
+  /** the aspect ratio of the pictures when known without their sizes (a result's own) */
+  ratio?: string;
+  /**
+   * options set by an action on a result (a higher resolution): shown with
+   * their price like any other, but not remembered as the user's choice
+   */
+  preset?: { model: string; imageSize: string; resolution?: string; numImages: number };
+}
+
+/** The proportions of the picture to edit, when known: an edit keeps them. */
+function ratioOf(seed: EditSeed, picture: PhotoInput | undefined): ImageSize | undefined {
+  if (picture?.width && picture.height) return nearestImageSize(picture.width, picture.height);
+  return seed.ratio && (imageSizes as readonly string[]).includes(seed.ratio)
+    ? (seed.ratio as ImageSize)
+    : undefined;
 }
 
 interface EditRequest {
@@ -44,6 +62,21 @@ interface EditRequest {
 export function editConversation(deps: ConversationDeps) {
   return async function edit(conversation: Conv, ctx: Context, seed: EditSeed): Promise<void> {
     const { screen, t, who, available } = await openConversation(conversation, ctx, seed);
+    const remembered =
+      seed.params || seed.preset
+        ? undefined
+        : imageOptionsOfStored(await readRemembered(conversation, deps, who.userId, "edit"));
+    /**
+     * The user's remembered model, resolution and count, but the ratio of the
+     * picture when it is known: a remembered ratio belongs to another picture.
+     */
+    const startOptions = (picture: PhotoInput | undefined): ImageOptions => {
+      if (seed.params) return imageOptionsFrom(seed.params);
+      if (seed.preset) return imageOptionsFrom(seed.preset);
+      const ratio = ratioOf(seed, picture);
+      const base = remembered ?? defaultImageOptions(picture);
+      return ratio ? { ...base, imageSize: ratio } : base;
+    };
     const spec: PanelSpec<EditRequest> = {
       summary: (s) =>
         [
@@ -51,23 +84,25 @@ export function editConversation(deps: ConversationDeps) {
           t("cv-line-photos", { value: s.images.length }),
           t("cv-line-prompt", { value: shorten(s.prompt, summaryPromptLength) }),
           ...imageOptionLines(t, s.options),
+          ...rememberedLines(t, remembered !== undefined),
           priceLines(t, imageQuote(deps.prices, s.options), available),
         ].join("\n"),
       settings: imageSettings<EditRequest>(t, deps.prices),
       toggles: [],
       price: (s) => imageQuote(deps.prices, s.options),
+      available,
     };
 
     let images: PhotoInput[] = seed.images ?? seed.params?.images.map((ref) => ({ ref })) ?? [];
     let prompt = seed.prompt ?? seed.params?.prompt;
-    let options = seed.params ? imageOptionsFrom(seed.params) : defaultImageOptions(images[0]);
+    let options = startOptions(images[0]);
     let step: "photos" | "prompt" | "panel" =
       images.length === 0 || seed.album ? "photos" : prompt === undefined ? "prompt" : "panel";
     for (;;) {
       if (step === "photos") {
         const collected = await collectPhotos(screen, { images, ...(prompt ? { prompt } : {}) }, seed.album);
         if (collected.kind !== "value") return screen.close(t("cv-cancelled"));
-        if (images.length === 0 && !seed.params) options = defaultImageOptions(collected.value.images[0]);
+        if (images.length === 0) options = startOptions(collected.value.images[0]);
         images = collected.value.images;
         prompt = collected.value.prompt;
         step = prompt === undefined ? "prompt" : "panel";
@@ -97,6 +132,7 @@ export function editConversation(deps: ConversationDeps) {
             numImages: s.options.numImages,
           },
           shown,
+          seed.preset === undefined,
         ),
       );
       if (outcome.kind === "done") return;

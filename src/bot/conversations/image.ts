@@ -1,6 +1,7 @@
 import type { Context } from "grammy";
 import type { GenerationParams } from "../../generations/params";
 import { shorten } from "../../lib/shorten";
+import { imageOptionsOfStored } from "../../preferences/options";
 import {
   defaultImageOptions,
   type ImageOptions,
@@ -18,6 +19,7 @@ import {
 } from "./opening";
 import type { PanelSpec } from "./panel";
 import { type PromptedRequest, promptThenPanel } from "./prompted-panel";
+import { readRemembered, rememberedLines } from "./remembered";
 import type { Conv } from "./screen";
 
 export interface ImageSeed extends SeedBase {
@@ -33,17 +35,23 @@ export function imageConversation(deps: ConversationDeps) {
   return async function image(conversation: Conv, ctx: Context, seed: ImageSeed): Promise<void> {
     const opening = await openConversation(conversation, ctx, seed);
     const { t, available } = opening;
+    // a request made again keeps its own options; otherwise the user's remembered ones, if any
+    const remembered = seed.params
+      ? undefined
+      : imageOptionsOfStored(await readRemembered(conversation, deps, opening.who.userId, "image"));
     const spec: PanelSpec<ImageRequest> = {
       summary: (s) =>
         [
           t("cv-title-image"),
           t("cv-line-prompt", { value: shorten(s.prompt, summaryPromptLength) }),
           ...imageOptionLines(t, s.options),
+          ...rememberedLines(t, remembered !== undefined),
           priceLines(t, imageQuote(deps.prices, s.options), available),
         ].join("\n"),
       settings: imageSettings<ImageRequest>(t, deps.prices),
       toggles: [],
       price: (s) => imageQuote(deps.prices, s.options),
+      available,
     };
 
     await promptThenPanel(
@@ -55,7 +63,7 @@ export function imageConversation(deps: ConversationDeps) {
       spec,
       {
         prompt: seed.prompt ?? seed.params?.prompt,
-        options: seed.params ? imageOptionsFrom(seed.params) : defaultImageOptions(),
+        options: seed.params ? imageOptionsFrom(seed.params) : (remembered ?? defaultImageOptions()),
       },
       (s) => ({
         operation: "image",

@@ -14,7 +14,7 @@ export interface PhotoInput {
   height?: number;
 }
 
-/** The file to dub. A link's duration is unknown: it is priced at the service's maximum. */
+/** The file to dub. A link's duration is read before pricing (link-length.ts); unknown, it is priced at the service's maximum. */
 export interface MediaInput {
   ref: InputRef;
   kind?: "audio" | "video";

@@ -1,4 +1,5 @@
 import type { Context } from "grammy";
+import type { LinkDurationProbe } from "../../media/link-duration";
 import type { PriceQuote, Prices } from "../../pricing/prices";
 import type { Language } from "../../users/language";
 import type { Translate } from "../i18n";
@@ -8,6 +9,8 @@ import { type Conv, Screen } from "./screen";
 
 export interface ConversationDeps extends ConfirmDeps {
   prices: Prices;
+  /** reads a dubbing link's length before it is priced (default: the production probe) */
+  linkDuration?: LinkDurationProbe;
 }
 
 /** What every conversation starts from; `replyTo` is the request message the result answers. */
@@ -56,6 +59,11 @@ export function priceLines(t: Translate, quote: PriceQuote, available: number): 
     ? t("cv-line-price", { price: quote.credits, available })
     : t("cv-line-no-price", { available });
   return `\n${line}`;
+}
+
+/** The price shown is more than the user has: the panel offers the packs. */
+export function lacksCredits(quote: PriceQuote, available: number): boolean {
+  return quote.ok && quote.credits > available;
 }
 
 /** Long prompts are cut in a summary to this length; the whole prompt is what is sent. */

@@ -1,6 +1,8 @@
 import { InlineKeyboard } from "grammy";
+import { buyButton } from "../../payments/feature";
 import type { PriceQuote } from "../../pricing/prices";
 import { panelData } from "./callback-data";
+import { lacksCredits } from "./opening";
 import { type Choice, type PickLayout, pickFrom } from "./pick";
 import { navRow, type Screen } from "./screen";
 
@@ -32,6 +34,8 @@ export interface PanelSpec<S> {
   settings: Setting<S>[];
   toggles: Toggle<S>[];
   price(state: S): PriceQuote;
+  /** the credits the user has, as the summary shows them: a price above them adds the Buy button */
+  available: number;
 }
 
 export type PanelOutcome<S> = { kind: "done" } | { kind: "back"; state: S } | { kind: "cancel" };
@@ -64,6 +68,8 @@ function panelKeyboard<S>(spec: PanelSpec<S>, state: S, t: Screen["t"], price: P
       price.ok ? t("cv-btn-confirm", { price: price.credits }) : t("cv-btn-confirm-no-price"),
       panelData.confirm(),
     );
+  // the packs come as a message of their own below; this panel stays, and its Confirm works once bought
+  if (lacksCredits(price, spec.available)) keyboard.row().add(buyButton(t));
   return navRow(keyboard, t, { back: true });
 }
 

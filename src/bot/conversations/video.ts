@@ -4,15 +4,13 @@ import { quote } from "../../generations/quote";
 import { shorten } from "../../lib/shorten";
 import {
   allowedDurations,
-  defaultVideoModel,
   isVideoModel,
   type VideoAspectRatio,
-  type VideoModel,
   type VideoResolution,
   videoModelIds,
   videoModelInfo,
 } from "../../media/catalog";
-import type { ResolvedVideoRequest } from "../../media/schemas";
+import { videoOptionsOfStored } from "../../preferences/options";
 import type { Prices } from "../../pricing/prices";
 import type { Translate } from "../i18n";
 import {
@@ -25,48 +23,18 @@ import {
 } from "./opening";
 import type { PanelSpec, Setting, Toggle } from "./panel";
 import { type PromptedRequest, promptThenPanel } from "./prompted-panel";
+import { readRemembered, rememberedLines } from "./remembered";
 import type { Conv } from "./screen";
+import { defaultVideoOptions, fitVideoOptions, type VideoOptions, videoOptionsFrom } from "./video-options";
 
 export interface VideoSeed extends SeedBase {
   prompt?: string;
   params?: Extract<GenerationParams, { operation: "video" }>;
 }
 
-type VideoOptions = ResolvedVideoRequest;
-
 type VideoRequest = PromptedRequest<VideoOptions>;
 
-/** Keeps what the model accepts and takes its defaults for the rest. */
-export function fitVideoOptions(o: Partial<VideoOptions>, model: VideoModel): VideoOptions {
-  const info = videoModelInfo(model);
-  return {
-    model,
-    duration:
-      o.duration !== undefined && allowedDurations(model).includes(o.duration)
-        ? o.duration
-        : info.defaultDuration,
-    resolution:
-      o.resolution && info.resolutions.includes(o.resolution) ? o.resolution : info.defaultResolution,
-    aspectRatio:
-      o.aspectRatio && info.aspectRatios.includes(o.aspectRatio) ? o.aspectRatio : info.defaultAspectRatio,
-    generateAudio: info.audio ? (o.generateAudio ?? false) : false,
-    webSearch: info.webSearch ? (o.webSearch ?? false) : false,
-  };
-}
-
-function fromParams(p: NonNullable<VideoSeed["params"]>): VideoOptions {
-  const model = isVideoModel(p.model) ? p.model : defaultVideoModel;
-  return fitVideoOptions(
-    {
-      duration: p.duration,
-      resolution: p.resolution as VideoResolution,
-      aspectRatio: p.aspectRatio as VideoAspectRatio,
-      generateAudio: p.generateAudio ?? false,
-      webSearch: p.webSearch ?? false,
-    },
-    model,
-  );
-}
+export { fitVideoOptions };
 
 const videoQuote = (prices: Prices, o: VideoOptions) => quote(prices, { operation: "video", ...o });
 
@@ -172,17 +140,23 @@ export function videoConversation(deps: ConversationDeps) {
   return async function video(conversation: Conv, ctx: Context, seed: VideoSeed): Promise<void> {
     const opening = await openConversation(conversation, ctx, seed);
     const { t, available } = opening;
+    // a request made again keeps its own options; otherwise the user's remembered ones, if any
+    const remembered = seed.params
+      ? undefined
+      : videoOptionsOfStored(await readRemembered(conversation, deps, opening.who.userId, "video"));
     const spec: PanelSpec<VideoRequest> = {
       summary: (s) =>
         [
           t("cv-title-video"),
           t("cv-line-prompt", { value: shorten(s.prompt, summaryPromptLength) }),
           ...optionLines(t, s.options),
+          ...rememberedLines(t, remembered !== undefined),
           priceLines(t, videoQuote(deps.prices, s.options), available),
         ].join("\n"),
       settings: videoSettings(t, deps.prices),
       toggles: videoToggles(t),
       price: (s) => videoQuote(deps.prices, s.options),
+      available,
     };
 
     await promptThenPanel(
@@ -194,7 +168,7 @@ export function videoConversation(deps: ConversationDeps) {
       spec,
       {
         prompt: seed.prompt ?? seed.params?.prompt,
-        options: seed.params ? fromParams(seed.params) : fitVideoOptions({}, defaultVideoModel),
+        options: seed.params ? videoOptionsFrom(seed.params) : (remembered ?? defaultVideoOptions()),
       },
       (s) => ({
         operation: "video",

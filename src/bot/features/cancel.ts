@@ -26,7 +26,8 @@ cancelFeature.command("cancel", async (ctx) => {
       const cancelled = await generations.cancel(g.id, userId);
       if (!cancelled) continue;
       lines.push(ctx.t("cancel-generation", { price: cancelled.price }));
-      if (cancelled.statusMessageId) {
+      // a request confirmed in inline mode shows its status in the placed message
+      if (cancelled.statusMessageId || cancelled.inlineMessageId) {
         await showStatus(ctx.api, generations, cancelled, translateFor).catch((err: unknown) => {
           // the notice is cosmetic: the cancellation itself stands
           if (!classifyTelegramError(err)) throw err;

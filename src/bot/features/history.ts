@@ -1,10 +1,11 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { InputMediaPhoto } from "grammy/types";
+import { type HoldCost, holdCosts } from "../../credits/hold-costs";
 import type { GenerationState } from "../../db/schema";
 import { resultKeyboard } from "../../generations/deliver/send-outputs";
 import { describeParams } from "../../generations/params";
 import type { Generation, Generations } from "../../generations/service";
-import { endedBadly, notAtRest } from "../../generations/states";
+import { endedBadly } from "../../generations/states";
 import { shorten } from "../../lib/shorten";
 import { historyShowData, regenerateData } from "../../telegram/callback-data";
 import { isTelegramFailure } from "../../telegram/telegram-error";
@@ -15,20 +16,36 @@ const historyLimit = 10;
 /** Ended without a result: the request can be made again. */
 const retryable: GenerationState[] = [...endedBadly, "cancelled"];
 
-function costText(ctx: BotContext, g: Generation): string {
-  if (g.state === "delivered" || (g.state === "completed" && g.charged !== null))
-    return ctx.t("history-cost-charged", { cost: g.charged ?? g.price });
-  if (notAtRest.includes(g.state)) return ctx.t("history-cost-held", { cost: g.price });
-  return ctx.t("history-cost-none");
+function costText(ctx: BotContext, g: Generation, cost: HoldCost | undefined): string {
+  if (!cost) return ctx.t("history-cost-none");
+  switch (cost.kind) {
+    case "held":
+      return ctx.t("history-cost-held", { cost: cost.amount });
+    case "charged":
+      return cost.refunded > 0
+        ? ctx.t("history-cost-refunded", { cost: cost.amount, refunded: cost.refunded })
+        : ctx.t("history-cost-charged", { cost: cost.amount });
+    case "returned":
+      // a late result is delivered free after its reservation was given back
+      return g.late ? ctx.t("history-cost-free") : ctx.t("history-cost-returned", { cost: cost.amount });
+    case "free":
+      return ctx.t("history-cost-free");
+  }
 }
 
-function lineOf(ctx: BotContext, g: Generation, index: number, describe: (g: Generation) => string): string {
+function lineOf(
+  ctx: BotContext,
+  g: Generation,
+  index: number,
+  describe: (g: Generation) => string,
+  cost: HoldCost | undefined,
+): string {
   const when = g.createdAt.toISOString().slice(0, 16).replace("T", " ");
   return ctx.t("history-line", {
     index,
     operation: ctx.t(`op-${g.operation}`),
     state: ctx.t(`history-state-${g.state}`),
-    cost: costText(ctx, g),
+    cost: costText(ctx, g, cost),
     what: shorten(describe(g), 60),
     when,
   });
@@ -103,6 +120,10 @@ export function historyFeature(deps: HistoryDeps): Composer<BotContext> {
     if (!ctx.from) return;
     const recent = await deps.generations.recent(ctx.from.id, historyLimit);
     if (recent.length === 0) return void (await ctx.reply(ctx.t("history-empty")));
+    const costs = await holdCosts(
+      ctx.deps.db,
+      recent.map((g) => g.holdKey),
+    );
     const keyboard = new InlineKeyboard();
     let buttons = 0;
     const lines = recent.map((g, i) => {
@@ -118,7 +139,7 @@ export function historyFeature(deps: HistoryDeps): Composer<BotContext> {
         keyboard.text(label.text, label.data);
         buttons++;
       }
-      return lineOf(ctx, g, index, describe);
+      return lineOf(ctx, g, index, describe, costs.get(g.holdKey));
     });
     await ctx.reply([ctx.t("history-title"), ...lines].join("\n\n"), {
       ...(buttons > 0 ? { reply_markup: keyboard } : {}),

@@ -1,12 +1,18 @@
 import { Composer } from "grammy";
+import { topUpStart } from "../../payments/feature";
+import { claimInvite } from "../../referrals/feature";
 import type { BotContext } from "../context";
 
-/** /start: the user is already registered (middleware); grant the welcome credits once and greet. */
+/**
+ * /start: the user is already registered (middleware); an invite link's code
+ * is recorded first, then the welcome credits are granted once, and a greeting.
+ */
 export const startFeature = new Composer<BotContext>();
 
-startFeature.command("start", async (ctx) => {
+startFeature.command("start", async (ctx, next) => {
   if (!ctx.from) return;
   const { users, ledger } = ctx.deps;
+  const invite = await claimInvite(ctx, ctx.match);
   const welcome = await users.welcome(ctx.from.id);
   const { available } = await ledger.account(ctx.from.id);
   const name = ctx.from.first_name;
@@ -15,4 +21,7 @@ startFeature.command("start", async (ctx) => {
       ? ctx.t("start-welcome-new", { name, amount: welcome.amount, available })
       : ctx.t("start-welcome-back", { name, available }),
   );
+  if (invite) await ctx.reply(invite);
+  // `/start topup` (a Buy link): the packs follow the greeting
+  if (ctx.match === topUpStart) await next();
 });

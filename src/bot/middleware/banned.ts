@@ -17,12 +17,16 @@ function addressedToBot(ctx: BotContext): boolean {
  * an open conversation cannot go on) and before anything that spends. Each
  * update gets one polite answer in the user's language: a reply to a message
  * meant for the bot, a toast for a press, an empty inline answer, a refused
- * checkout. Admins are never stopped.
+ * checkout. Admins are never stopped, and payments and refunds that already
+ * happened are never dropped.
  */
 export function bannedUsersStop(adminIds: readonly number[]): MiddlewareFn<BotContext> {
   return async (ctx, next) => {
     const from = ctx.from;
     if (!from || adminIds.includes(from.id)) return next();
+    // money that already moved is recorded whoever moved it: a payment made
+    // before the ban, or a refund, goes on to its handler
+    if (ctx.message?.successful_payment || ctx.message?.refunded_payment) return next();
     const state = await ctx.deps.users.banState(from.id);
     if (!state?.banned) return next();
 

@@ -35,6 +35,11 @@ export async function handleBotError(err: BotError<BotContext>): Promise<void> {
     chatId: ctx.chat?.id,
     error: describe(err.error),
   };
+  // routine in inline mode (a query per keystroke) and after any delay: Telegram no longer waits for the answer
+  if (isTelegramFailure(err.error, "query-expired")) {
+    logger?.info(context, "query answered too late");
+    return;
+  }
   logger?.error(context, "update failed");
 
   if (cannotBeTold(err.error)) return;
@@ -44,6 +49,8 @@ export async function handleBotError(err: BotError<BotContext>): Promise<void> {
     // a press answered before the failure keeps that answer: Telegram refuses a second one
     if (ctx.callbackQuery && !ctx.shown?.answered(ctx.callbackQuery.id))
       await ctx.answerCallbackQuery({ text }).catch(() => undefined);
+    // Telegram waits for this answer (10 s) and fails the payment without it: refused, it can be tried again
+    if (ctx.preCheckoutQuery) await ctx.answerPreCheckoutQuery(false, { error_message: text });
     if (ctx.chat) await ctx.reply(text);
   } catch (replyError) {
     logger?.warn({ updateId: context.updateId, error: describe(replyError) }, "could not tell the user");

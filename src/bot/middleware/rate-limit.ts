@@ -1,17 +1,48 @@
 import type { MiddlewareFn } from "grammy";
+import { isGroupChat } from "../../groups/group-chat";
 import type { BotContext } from "../context";
 
 export interface RateLimitOptions {
-  /** updates a user may send per window */
+  /** updates one key (a user, a group) may have per window */
   limit: number;
   windowMs: number;
-  /** Redis key prefix; per user a key below it counts updates of the current window */
+  /** Redis key prefix; per key a Redis key below it counts updates of the current window */
   keyPrefix: string;
   /** beyond this Redis answer time the update passes (fail open) */
   redisTimeoutMs: number;
+  /** what an update is counted under; undefined: not limited here. The sender by default */
+  key?: (ctx: BotContext) => string | undefined;
+  /** the locale key of the one notice per window (default `rate-limited`) */
+  notice?: string;
 }
 
 export const defaultRateLimit = { limit: 20, windowMs: 10_000, redisTimeoutMs: 500 };
+
+/** Counts per sender. */
+export const perUser = (ctx: BotContext): string | undefined => (ctx.from ? String(ctx.from.id) : undefined);
+
+/** A message that asks the bot for something: a command, or a reply to one of its messages. */
+function addressedToBot(ctx: BotContext): boolean {
+  const message = ctx.message ?? ctx.editedMessage;
+  if (!message) return false;
+  const entities = message.entities ?? message.caption_entities ?? [];
+  if (entities.some((e) => e.type === "bot_command" && e.offset === 0)) return true;
+  return message.reply_to_message?.from?.id === ctx.me.id;
+}
+
+/**
+ * Counts per group: the requests of one group, whoever sends them, share one
+ * window. Only what asks the bot for something counts (commands, replies to
+ * it, button presses): with privacy mode off, or the bot an admin, the
+ * group's own chatter reaches the bot too and must not use up the window.
+ * Each counted update costs a message or an edit in the group, where Telegram
+ * allows the bot about 20 a minute: so one member cannot make the bot flood a
+ * group, or wear out its budget there.
+ */
+export const perGroup = (ctx: BotContext): string | undefined => {
+  if (!ctx.chat || !isGroupChat(ctx.chat)) return undefined;
+  return ctx.callbackQuery || addressedToBot(ctx) ? `group:${ctx.chat.id}` : undefined;
+};
 
 /**
  * Updates that are never limited: answers Telegram waits for, payments,
@@ -29,17 +60,19 @@ function exempt(ctx: BotContext): boolean {
 type Verdict = "pass" | "notify" | "silence";
 
 /**
- * A fixed window per user, counted in Redis so every process shares it. The
- * first update over the limit gets one polite notice; the rest of the window
- * is dropped silently. When Redis is slow or down, updates pass: the limiter
+ * A fixed window per key (the sender by default), counted in Redis so every
+ * process shares it. The first update over the limit gets one polite notice;
+ * the rest of the window is dropped silently. When Redis is slow or down, updates pass: the limiter
  * protects the bot, it must not become the thing that stops it.
  */
 export function rateLimit(options: RateLimitOptions): MiddlewareFn<BotContext> {
   const { limit, windowMs, keyPrefix, redisTimeoutMs } = options;
+  const keyOf = options.key ?? perUser;
+  const notice = options.notice ?? "rate-limited";
 
-  async function count(ctx: BotContext, userId: number): Promise<number | undefined> {
-    // the window starts at the user's first update, not at a wall-clock boundary
-    const key = `${keyPrefix}${userId}`;
+  async function count(ctx: BotContext, counted: string): Promise<number | undefined> {
+    // the window starts at the key's first update, not at a wall-clock boundary
+    const key = `${keyPrefix}${counted}`;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), redisTimeoutMs);
@@ -63,8 +96,8 @@ export function rateLimit(options: RateLimitOptions): MiddlewareFn<BotContext> {
     }
   }
 
-  async function verdict(ctx: BotContext, userId: number): Promise<Verdict> {
-    const n = await count(ctx, userId);
+  async function verdict(ctx: BotContext, counted: string): Promise<Verdict> {
+    const n = await count(ctx, counted);
     if (n === undefined || n <= limit) return "pass";
     return n === limit + 1 ? "notify" : "silence";
   }
@@ -73,9 +106,11 @@ export function rateLimit(options: RateLimitOptions): MiddlewareFn<BotContext> {
     if (exempt(ctx) || !ctx.from) return next();
     // an operator stopping a broadcast or granting credits is never told to wait
     if (ctx.deps.config.adminIds.includes(ctx.from.id)) return next();
-    const outcome = await verdict(ctx, ctx.from.id);
+    const counted = keyOf(ctx);
+    if (counted === undefined) return next();
+    const outcome = await verdict(ctx, counted);
     if (outcome === "pass") return next();
-    ctx.logger.info({ userId: ctx.from.id, outcome }, "rate limited");
+    ctx.logger.info({ userId: ctx.from.id, key: counted, outcome }, "rate limited");
     if (outcome === "silence") {
       // a button press still gets its answer, or its spinner turns until Telegram gives up
       if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => undefined);
@@ -85,8 +120,8 @@ export function rateLimit(options: RateLimitOptions): MiddlewareFn<BotContext> {
     // The registration middleware has not run yet: look up the saved language for this one notice.
     const saved = await ctx.deps.users.get(ctx.from.id);
     if (saved) ctx.i18n.useLocale(saved.language);
-    const notice = ctx.t("rate-limited");
-    if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: notice, show_alert: true });
-    else if (ctx.chat) await ctx.reply(notice);
+    const text = ctx.t(notice);
+    if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text, show_alert: true });
+    else if (ctx.chat) await ctx.reply(text);
   };
 }

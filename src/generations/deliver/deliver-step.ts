@@ -1,5 +1,6 @@
 import { type Api, GrammyError } from "grammy";
 import type { TranslateFor } from "../../bot/i18n";
+import { deliverInline, type InlineDeliveryDeps } from "../../inline/deliver-inline";
 import type { Logger } from "../../lib/logger";
 import { DownloadError } from "../../storage/media-store";
 import {
@@ -8,10 +9,10 @@ import {
   type TelegramFailureKind,
 } from "../../telegram/telegram-error";
 import { endedBadly, type Generation, type Generations } from "../service";
-import { type Delivered, type DeliveryDeps, deliverOutputs } from "./send-outputs";
+import { type Delivered, deliverOutputs } from "./send-outputs";
 import { showStatus } from "./status-message";
 
-export interface DeliverDeps extends DeliveryDeps {
+export interface DeliverDeps extends InlineDeliveryDeps {
   api: Api;
   generations: Generations;
   logger: Logger;
@@ -68,11 +69,16 @@ async function deliverOnce(id: string, deps: DeliverDeps): Promise<DeliverOutcom
   const attempt = delivering.deliveryAttempts;
   await generations.recordDelivery(id, attempt, { state: "sending" });
   let delivered: Delivered;
+  const inlineMessageId = delivering.inlineMessageId;
   try {
-    delivered = await deliverOutputs(delivering, deps);
+    delivered = inlineMessageId
+      ? await deliverInline({ ...delivering, inlineMessageId }, deps)
+      : await deliverOutputs(delivering, deps);
   } catch (err) {
     await generations.recordDelivery(id, attempt, { state: "failed", error: (err as Error).message });
     const reason = unreachable(err);
+    // inline mode: the chat to upload to is closed (never started), so nothing can be shown in place
+    if (reason && inlineMessageId) return undeliverable(delivering, reason, deps, "warn");
     if (reason) {
       deps.logger.warn({ generationId: id, reason }, "chat unreachable: result kept for /history");
       if (isTelegramFailure(err, "blocked")) await deps.markBlocked(g.userId);
@@ -89,7 +95,12 @@ async function deliverOnce(id: string, deps: DeliverDeps): Promise<DeliverOutcom
     throw err;
   }
   await generations.recordDelivery(id, attempt, { state: "sent", messageIds: delivered.messageIds });
-  const done = await generations.finishDelivery(id, delivered.messageIds, delivered.fileIds);
+  const done = await generations.finishDelivery(
+    id,
+    delivered.messageIds,
+    delivered.fileIds,
+    delivered.fileKinds,
+  );
   if (done) {
     await showStatus(api, generations, done, t).catch((err: unknown) =>
       deps.logger.warn({ err, generationId: id }, "status message not updated"),
@@ -99,8 +110,13 @@ async function deliverOnce(id: string, deps: DeliverDeps): Promise<DeliverOutcom
 }
 
 /** The result cannot reach the user: what they paid goes back, and they are told. */
-async function undeliverable(g: Generation, why: string, deps: DeliverDeps): Promise<DeliverOutcome> {
-  deps.logger.error({ generationId: g.id, why }, "result undeliverable: refunding");
+async function undeliverable(
+  g: Generation,
+  why: string,
+  deps: DeliverDeps,
+  level: "error" | "warn" = "error",
+): Promise<DeliverOutcome> {
+  deps.logger[level]({ generationId: g.id, why }, "result undeliverable: refunding");
   const failed = await deps.generations.refundUndeliverable(g.id, why);
   if (!failed) return { kind: "nothing-to-do" };
   return notify(failed, deps);

@@ -3,11 +3,13 @@ import type { InputMediaDocument, InputMediaPhoto, Message } from "grammy/types"
 import { parseFile } from "music-metadata";
 import type { TranslateFor } from "../../bot/i18n";
 import { shorten } from "../../lib/shorten";
+import { limits as catalogLimits } from "../../media/catalog";
 import type { MediaStore, StoredFile } from "../../storage/media-store";
 import { signFileToken } from "../../storage/signed-tokens";
-import { editResultData, regenerateData } from "../../telegram/callback-data";
+import { editResultData, regenerateData, upscaleResultData } from "../../telegram/callback-data";
 import { describeParams, generationParams } from "../params";
 import type { Generation } from "../service";
+import { type SentFile, type SentFileKind, sentFileOf } from "./sent-file";
 
 export interface TelegramLimits {
   /** Telegram recompresses photos and refuses uploads above this: send a document instead */
@@ -38,6 +40,8 @@ export interface DeliveryDeps {
 export interface Delivered {
   messageIds: number[];
   fileIds: string[];
+  /** what Telegram made of each file id (parallel to `fileIds`) */
+  fileKinds: SentFileKind[];
 }
 
 function where(g: Generation) {
@@ -49,10 +53,25 @@ function where(g: Generation) {
   };
 }
 
-export function resultKeyboard(g: Generation, t: TranslateFor): InlineKeyboard {
+/**
+ * The buttons under a result: again (every operation); for pictures, edit
+ * them and a 4K version of each (`pictures`: how many were delivered).
+ */
+export function resultKeyboard(
+  g: Generation,
+  t: TranslateFor,
+  pictures: number = g.fileIds?.length ?? 0,
+): InlineKeyboard {
   const kb = new InlineKeyboard().text(t(g.language, "btn-regenerate"), regenerateData.make(g.id));
-  if (g.operation === "image" || g.operation === "edit")
-    kb.text(t(g.language, "btn-edit-result"), editResultData.make(g.id));
+  if (g.operation !== "image" && g.operation !== "edit") return kb;
+  kb.text(t(g.language, "btn-edit-result"), editResultData.make(g.id));
+  const count = Math.min(pictures, catalogLimits.numImages.max);
+  if (count > 0) kb.row();
+  for (let picture = 0; picture < count; picture++) {
+    const label =
+      count === 1 ? t(g.language, "btn-upscale") : t(g.language, "btn-upscale-one", { number: picture + 1 });
+    kb.text(label, upscaleResultData.make({ id: g.id, picture }));
+  }
   return kb;
 }
 
@@ -88,9 +107,27 @@ async function audioFacts(
   return { fileName: `${label}${extension}`, title, duration };
 }
 
-function fileIdOf(m: Message): string | undefined {
-  if (m.photo) return m.photo[m.photo.length - 1]?.file_id;
-  return m.video?.file_id ?? m.audio?.file_id ?? m.document?.file_id ?? m.voice?.file_id;
+/**
+ * An album cannot carry a keyboard: its buttons go on a short message replying
+ * to its first item. Not one of the result's messages (delivered ids, file ids)
+ * and best effort: the pictures are delivered, and the status message carries
+ * the same buttons; failing here must neither resend the album nor refund it.
+ */
+async function sendAlbumButtons(
+  g: Generation,
+  deps: DeliveryDeps,
+  album: Message[],
+  keyboard: InlineKeyboard,
+): Promise<void> {
+  const first = album[0];
+  if (g.chatId === null || !first) return;
+  await deps.api
+    .sendMessage(g.chatId, deps.t(g.language, "ra-actions"), {
+      reply_markup: keyboard,
+      reply_parameters: { message_id: first.message_id, allow_sending_without_reply: true },
+      ...(g.threadId ? { message_thread_id: g.threadId } : {}),
+    })
+    .catch(() => undefined);
 }
 
 /**
@@ -107,7 +144,8 @@ export async function deliverOutputs(g: Generation, deps: DeliveryDeps): Promise
 
   const chatId = g.chatId;
   const caption = captionOf(g, deps.t, limits);
-  const keyboard = resultKeyboard(g, deps.t);
+  // a link to a picture too big to send has no file id to edit or enlarge
+  const keyboard = resultKeyboard(g, deps.t, 0);
   // a path, not a stream: a retried send (429, network) opens the file again
   const upload = (f: StoredFile) => new InputFile(f.absolutePath, f.fileName);
   const sent: Message[] = [];
@@ -127,7 +165,7 @@ export async function deliverOutputs(g: Generation, deps: DeliveryDeps): Promise
     );
     if (sendable.length === 1) {
       const f = sendable[0]!;
-      const other = { caption, reply_markup: keyboard, ...where(g) };
+      const other = { caption, reply_markup: resultKeyboard(g, deps.t, 1), ...where(g) };
       sent.push(
         asDocuments
           ? await deps.api.sendDocument(chatId, upload(f), other)
@@ -147,6 +185,7 @@ export async function deliverOutputs(g: Generation, deps: DeliveryDeps): Promise
         ? await deps.api.sendMediaGroup(chatId, media as InputMediaDocument[], where(g))
         : await deps.api.sendMediaGroup(chatId, media as InputMediaPhoto[], where(g));
       sent.push(...group);
+      await sendAlbumButtons(g, deps, group, resultKeyboard(g, deps.t, group.length));
     }
   } else {
     for (const f of sendable) {
@@ -184,8 +223,10 @@ export async function deliverOutputs(g: Generation, deps: DeliveryDeps): Promise
     );
   }
 
+  const sentFiles = sent.map(sentFileOf).filter((f): f is SentFile => f !== undefined);
   return {
     messageIds: sent.map((m) => m.message_id),
-    fileIds: sent.map(fileIdOf).filter((id): id is string => typeof id === "string"),
+    fileIds: sentFiles.map((f) => f.fileId),
+    fileKinds: sentFiles.map((f) => f.kind),
   };
 }

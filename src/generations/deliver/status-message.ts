@@ -1,8 +1,10 @@
 import type { Api, InlineKeyboard } from "grammy";
 import type { Translate, TranslateFor } from "../../bot/i18n";
 import type { GenerationState } from "../../db/schema";
+import { showInlineStatus } from "../../inline/inline-status";
 import { isTelegramFailure } from "../../telegram/telegram-error";
 import type { Generation, Generations } from "../service";
+import { pinRefusalText } from "../submit/pin-source";
 import { resultKeyboard } from "./send-outputs";
 
 export interface StatusView {
@@ -25,6 +27,8 @@ const endedWithoutResult: StatusRow = (g, t) => {
     return { text: t(g.language, "gen-rejected", { reason: t(g.language, "reason-invalid-request") }) };
   if (g.state === "expired") return { text: t(g.language, "gen-expired", vars) };
   if (reason === "service_unavailable") return { text: t(g.language, "gen-failed-unavailable", vars) };
+  const pin = pinRefusalText(g.error, g.price);
+  if (pin) return { text: t(g.language, pin.key, pin.vars) };
   if (reason === "undeliverable")
     return { text: t(g.language, "gen-undeliverable", { price: g.charged ?? 0 }) };
   return { text: t(g.language, "gen-failed", vars) };
@@ -80,6 +84,15 @@ export async function showStatus(
   g: Generation,
   t: TranslateFor,
 ): Promise<void> {
+  // confirmed in inline mode: the placed message is the status message
+  if (g.inlineMessageId)
+    return showInlineStatus(
+      api,
+      generations,
+      { ...g, inlineMessageId: g.inlineMessageId },
+      statusView(g, t),
+      t,
+    );
   if (g.chatId === null) return;
   const view = statusView(g, t);
   const shown = shownMarker(view);

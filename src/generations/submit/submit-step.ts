@@ -6,6 +6,7 @@ import type { Metadata } from "../../media/schemas";
 import type { InputRef } from "../params";
 import type { Generation, Generations } from "../service";
 import { buildServiceRequest, sendServiceRequest } from "../service-request";
+import type { PinOutcome, PinRefusal } from "./pin-source";
 
 export interface SubmitDeps {
   generations: Generations;
@@ -14,6 +15,8 @@ export interface SubmitDeps {
   logger: Logger;
   metadataFor(g: Generation): Metadata;
   inputUrl(ref: InputRef): string;
+  /** a dubbing link's file downloaded, kept and measured before it is sent (`sourcePinner`); absent, links go as they are */
+  pinSource?(g: Generation, params: ReturnType<Generations["paramsOf"]>): Promise<PinOutcome>;
   /** how long a generation whose create may have reached the service waits for a webhook to adopt its task */
   adoptionGraceMs: number;
   /** sends to the service before we give up and return the credits */
@@ -64,6 +67,7 @@ async function submitOnce(id: string, deps: SubmitDeps, pauseMs: number): Promis
   const current = await generations.get(id);
   if (!current) return { kind: "nothing-to-do" };
   let g: Generation | null;
+  let pinned: PinOutcome | Extract<SubmitOutcome, { kind: "retry" }> | undefined;
   if (current.state === "submitting") {
     // Our create may have reached the service (a crash, a timeout): give a webhook
     // carrying our gid the chance to adopt that task before sending the same key again.
@@ -76,14 +80,24 @@ async function submitOnce(id: string, deps: SubmitDeps, pauseMs: number): Promis
       "no webhook adopted the task in time: sending again with the same key",
     );
     g = await generations.resubmit(id);
+    // the same request as the first send: the kept copy, already measured
+    if (g) pinned = await pinSource(g, deps);
+    if (pinned?.kind === "retry") return pinned;
+    if (pinned?.kind === "refused") return endRefused(id, pinned.error, deps);
   } else if (current.state === "queued") {
+    // before anything is sent, so a crash here leaves nothing the service may hold
+    pinned = await pinSource(current, deps);
+    if (pinned.kind === "retry") return pinned;
+    if (pinned.kind === "refused") return endRefused(id, pinned.error, deps);
     g = await generations.startSubmit(id);
   } else {
     return { kind: "nothing-to-do" };
   }
   if (!g) return { kind: "nothing-to-do" };
 
-  const built = buildServiceRequest(generations.paramsOf(g), deps.metadataFor(g), deps.inputUrl);
+  const pinnedUrl = pinned?.kind === "pinned" ? pinned.url : undefined;
+  const urlOf = (ref: InputRef) => (ref.kind === "url" && pinnedUrl ? pinnedUrl : deps.inputUrl(ref));
+  const built = buildServiceRequest(generations.paramsOf(g), deps.metadataFor(g), urlOf);
   if (!built.ok) {
     const rejected = await generations.reject(id, {
       reason: "invalid_request",
@@ -122,6 +136,26 @@ async function submitOnce(id: string, deps: SubmitDeps, pauseMs: number): Promis
     .onAccepted?.(moved)
     .catch((err: unknown) => deps.logger.warn({ err, generationId: id }, "status not shown"));
   return { kind: "accepted", taskId: registered.taskId };
+}
+
+/** The pinned input, or a retry when our own storage failed (nothing was sent). */
+async function pinSource(
+  g: Generation,
+  deps: SubmitDeps,
+): Promise<PinOutcome | Extract<SubmitOutcome, { kind: "retry" }>> {
+  if (!deps.pinSource) return { kind: "as-is" };
+  try {
+    return await deps.pinSource(g, deps.generations.paramsOf(g));
+  } catch (err) {
+    return { kind: "retry", error: err instanceof Error ? err : new Error(String(err)) };
+  }
+}
+
+/** The input cannot be sent for the price held: the generation ends before the service sees it, released. */
+async function endRefused(id: string, error: PinRefusal, deps: SubmitDeps): Promise<SubmitOutcome> {
+  const failed = await deps.generations.failSubmit(id, error);
+  if (failed) await deps.enqueueDeliver(id);
+  return { kind: "rejected" };
 }
 
 async function afterFailedSend(

@@ -17,6 +17,10 @@ export interface ChatState {
   /** the user of a private chat */
   user?: User;
   members: Map<number, User>;
+  /** a group's creator and administrators (by user id); every other member is a plain member */
+  roles?: Map<number, { status: "creator" | "administrator"; anonymous: boolean }>;
+  /** people who were members of a group and left it (getChatMember answers "left") */
+  former?: Map<number, User>;
   /** a private chat exists for the bot only once the user wrote to it */
   started: boolean;
   blocked: boolean;

@@ -151,6 +151,7 @@ const jsonFields = new Set([
   "results",
   "allowed_updates",
   "message_ids",
+  "button",
 ]);
 
 /** Outside JSON every value is a string; the log reads them as Telegram does, so tests compare alike. */

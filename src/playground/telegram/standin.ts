@@ -1,8 +1,9 @@
 import type { Update, User } from "grammy/types";
 import { type Clock, systemClock } from "../../lib/clock";
-import type { ChatState } from "./chats";
+import type { BotMessage, ChatState } from "./chats";
 import { ApiError, type Envelope } from "./errors";
 import { createGroup, type GroupOptions, type TestGroup } from "./groups";
+import { inlineMessageView } from "./inline";
 import { commandMenuFor } from "./methods/bot";
 import { Params } from "./params";
 import { resolveRules, type TelegramRules, type TelegramRulesInput } from "./rules";
@@ -20,6 +21,8 @@ export interface StandInOptions {
   bot?: { firstName?: string; username?: string };
   /** the first update_id; a playground that restarts over a kept database passes a growing one */
   firstUpdateId?: number;
+  /** @BotFather's inline feedback (chosen_inline_result updates); on unless told */
+  inlineFeedback?: boolean;
 }
 
 export interface TelegramStandIn {
@@ -43,6 +46,10 @@ export interface TelegramStandIn {
   /** calls of one method */
   callsOf(method: string): CallRecord[];
   callbackAnswer(queryId: string): CallbackAnswer | undefined;
+  /** an inline message (sent via the bot, with a keyboard): current content, keyboard and edit history */
+  inlineMessage(inlineMessageId: string): BotMessage | undefined;
+  /** switches @BotFather's inline feedback (chosen_inline_result updates) on or off */
+  setInlineFeedback(on: boolean): void;
   commandMenu(chatId: number, language?: string): ReturnType<typeof commandMenuFor>;
   webhookInfo(): WebhookInfo;
   /** a chat's state (messages with their history), for a viewer such as the playground page */
@@ -94,6 +101,7 @@ export async function startTelegramStandIn(options: StandInOptions = {}): Promis
     },
     options.firstUpdateId,
   );
+  if (options.inlineFeedback !== undefined) w.inlineFeedback = options.inlineFeedback;
   const server = await listen(createApp(w), options.port ?? 0);
 
   return {
@@ -118,6 +126,10 @@ export async function startTelegramStandIn(options: StandInOptions = {}): Promis
     },
     callsOf: (method) => w.calls.filter((c) => c.method.toLowerCase() === method.toLowerCase()),
     callbackAnswer: (queryId) => w.callbackQueries.get(queryId)?.answer,
+    inlineMessage: (inlineMessageId) => inlineMessageView(w, inlineMessageId),
+    setInlineFeedback(on) {
+      w.inlineFeedback = on;
+    },
     commandMenu: (chatId, language) => commandMenuFor(w, chatId, language),
     webhookInfo: () => w.updates.webhookInfo(),
     chat: (chatId) => w.chats.get(chatId),

@@ -1,8 +1,17 @@
 import { createHash } from "node:crypto";
-import type { Chat, ChatMember, InlineKeyboardButton, Message, MessageEntity, User } from "grammy/types";
+import type {
+  Chat,
+  ChatMember,
+  InlineKeyboardButton,
+  Message,
+  MessageEntity,
+  Update,
+  User,
+} from "grammy/types";
 import { type BotMessage, botMessageView, type ChatState, describeMessage } from "./chats";
 import type { TestGroup } from "./groups";
 import { solidPng } from "./images";
+import { placeInlineResult, pressInlineButton } from "./inline";
 import { commandMenuFor } from "./methods/bot";
 import type { CallbackAnswer, World } from "./world";
 
@@ -362,6 +371,31 @@ export class TestUser {
     return id;
   }
 
+  /**
+   * Taps result `resultId` of the bot's answer to `queryId`, sending it into
+   * `chat` (a group) or, by default, this user's private chat with the bot.
+   * See `placeInlineResult` for what Telegram does then.
+   */
+  chooseInlineResult(
+    queryId: string,
+    resultId: string,
+    options: { chat?: TestGroup } = {},
+  ): { message: Message; inlineMessageId: string | undefined } {
+    const chat = options.chat?.state ?? this.chatState;
+    return placeInlineResult(this.world, this.info, chat, {
+      queryId,
+      resultId,
+      ownPrivateChat: chat === this.chatState,
+    });
+  }
+
+  /** Presses a button of an inline message (anyone in its chat may); returns the callback query id. */
+  pressInline(inlineMessageId: string, matcher: ButtonMatcher): string {
+    return pressInlineButton(this.world, this.info, inlineMessageId, (button, message) =>
+      buttonMatches(matcher, button, message),
+    );
+  }
+
   async waitForInlineAnswer(queryId: string, options: { timeoutMs?: number } = {}) {
     return this.until(
       () => this.world.inlineQueries.get(queryId)?.answer,
@@ -372,9 +406,16 @@ export class TestUser {
 
   /**
    * Pays an invoice the bot sent: a pre_checkout_query, then, if the bot
-   * approves in time, a successful_payment message.
+   * approves in time, a successful_payment message. `deliverTwice`: Telegram
+   * delivers that same message again in a second update (a new update_id), as
+   * it may after a lost acknowledgement. `loseUpdate`: the Stars are taken
+   * and the message is in the chat, but the bot never gets its update (lost
+   * in a crash); `deliverLate(message)` hands it over later.
    */
-  async pay(invoice: Message | number): Promise<PaymentOutcome> {
+  async pay(
+    invoice: Message | number,
+    options: { deliverTwice?: boolean; loseUpdate?: boolean } = {},
+  ): Promise<PaymentOutcome> {
     const chat = this.chatOf(invoice);
     const messageId = typeof invoice === "number" ? invoice : invoice.message_id;
     const details = this.world.invoices.get(`${chat.chat.id}:${messageId}`);
@@ -422,21 +463,32 @@ export class TestUser {
       currency: details.currency,
       payload: details.payload,
       refunded: false,
+      date: Math.floor(this.world.clock.now() / 1000),
     });
-    const message = this.post(
-      chat,
-      {
-        successful_payment: {
-          currency: details.currency,
-          total_amount: details.total,
-          invoice_payload: details.payload,
-          telegram_payment_charge_id: chargeId,
-          provider_payment_charge_id: "",
-        },
-      },
-      {},
-    );
+    const successful_payment = {
+      currency: details.currency,
+      total_amount: details.total,
+      invoice_payload: details.payload,
+      telegram_payment_charge_id: chargeId,
+      provider_payment_charge_id: "",
+    };
+    if (options.loseUpdate) {
+      const lost = this.world.chats.add(chat, { successful_payment }, this.info, false);
+      this.world.chats.log(chat, `payment ${chargeId}: its update is lost, the bot never hears of it`);
+      return { ok: true, chargeId, message: lost };
+    }
+    const message = this.post(chat, { successful_payment }, {});
+    if (options.deliverTwice) {
+      this.world.chats.log(chat, `successful_payment #${message.message_id} delivered again`);
+      this.world.updates.push({ message: message as Message & Update.NonChannel });
+    }
     return { ok: true, chargeId, message };
+  }
+
+  /** Delivers (again, or late: `pay`'s `loseUpdate`) the update of a message in this user's chat. */
+  deliverLate(message: Message): void {
+    this.world.chats.log(this.chatOf(message), `successful_payment #${message.message_id} delivered late`);
+    this.world.updates.push({ message: message as Message & Update.NonChannel });
   }
 
   // ---- blocking

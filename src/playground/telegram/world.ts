@@ -4,6 +4,7 @@ import { ChatStore } from "./chats";
 import type { ApiError, Envelope } from "./errors";
 import { FileStore } from "./files";
 import { FloodControl } from "./flood";
+import type { InlineResultsButton } from "./inline";
 import type { Params } from "./params";
 import type { TelegramRules } from "./rules";
 import { UpdateQueue } from "./updates";
@@ -29,6 +30,8 @@ export interface CallbackQueryState {
   userId: number;
   chatId?: number;
   messageId?: number;
+  /** a press on a button of an inline message (sent via the bot): no chat or message is told */
+  inlineMessageId?: string;
   data?: string;
   /** real time (Date.now()) of the press: the bot's latency is real, whatever the clock */
   at: number;
@@ -45,7 +48,19 @@ export interface InlineQueryState {
     cache_time?: number;
     is_personal?: boolean;
     next_offset?: string;
+    /** shown above the results: opens the private chat with `/start <start_parameter>` (or a Web App) */
+    button?: InlineResultsButton;
   };
+}
+
+/** A message a user sent via the bot (inline mode) that carries a keyboard: the bot edits it by this id. */
+export interface InlineMessageState {
+  inlineMessageId: string;
+  chatId: number;
+  messageId: number;
+  /** the user who chose the result */
+  userId: number;
+  resultId: string;
 }
 
 export interface PreCheckoutState {
@@ -62,6 +77,9 @@ export interface PaymentState {
   currency: string;
   payload: string;
   refunded: boolean;
+  /** unix seconds of the payment, and of its refund */
+  date: number;
+  refundedDate?: number;
 }
 
 export interface Fault {
@@ -90,6 +108,10 @@ export class World {
   readonly calls: CallRecord[] = [];
   readonly callbackQueries = new Map<string, CallbackQueryState>();
   readonly inlineQueries = new Map<string, InlineQueryState>();
+  /** inline messages by inline_message_id */
+  readonly inlineMessages = new Map<string, InlineMessageState>();
+  /** @BotFather's inline feedback: chosen_inline_result updates are sent only when on */
+  inlineFeedback = true;
   readonly preCheckouts = new Map<string, PreCheckoutState>();
   readonly payments = new Map<string, PaymentState>();
   readonly commands = new Map<string, BotCommand[]>();

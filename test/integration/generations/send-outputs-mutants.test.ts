@@ -171,7 +171,8 @@ describe("delivering outputs and the status message: details", () => {
     expect(tg.callsOf("sendPhoto").length).toBe(photos + 1);
     const m = user.messages().find((x) => x.message_id === sent.messageIds[0]);
     expect(m?.photo).toBeDefined();
-    expect(m?.reply_markup?.inline_keyboard.flat()).toHaveLength(2);
+    // again, edit, 4K
+    expect(m?.reply_markup?.inline_keyboard.flat()).toHaveLength(3);
   });
 
   test("an image output that is not an image file goes as a document", async () => {

@@ -108,6 +108,17 @@ describe("generations service on real Postgres", () => {
     });
   });
 
+  test("a request made already is found, not refused, when the price it was shown is no longer the price", async () => {
+    const u = nextUser++;
+    await ledger.grant({ userId: u, amount: 100, key: `g${u}` });
+    const made = await generations.create({ ...imageRequest(u, `k${u}`), expectedPrice: unit });
+    if (!made.ok) throw new Error("not created");
+    // a second tap of the same Confirm, answered with another price (the table changed since)
+    const again = await generations.create({ ...imageRequest(u, `k${u}`), expectedPrice: unit + 1 });
+    expect(again).toMatchObject({ ok: true, created: false, generation: { id: made.generation.id } });
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100 - unit, held: unit });
+  });
+
   test("invalid params are refused before anything is written", async () => {
     const u = nextUser++;
     await ledger.grant({ userId: u, amount: 100, key: `g${u}` });

@@ -160,16 +160,26 @@ export function sendContext(w: World, p: Params, options: { markup?: boolean } =
   return { chat, extra, markup };
 }
 
-/** A bot message to change: errors as Telegram gives them. */
+/**
+ * A bot message to change, by chat and message id or by inline_message_id (a
+ * message a user sent via the bot): errors as Telegram gives them. Edits of an
+ * inline message answer `true`, not the Message.
+ */
 export function editableMessage(w: World, p: Params) {
-  if (p.has("inline_message_id")) throw badRequest("MESSAGE_ID_INVALID");
+  if (p.has("inline_message_id")) {
+    const placed = w.inlineMessages.get(p.string("inline_message_id") ?? "");
+    const chat = placed ? w.chats.get(placed.chatId) : undefined;
+    const stored = placed && chat ? chat.byId.get(placed.messageId) : undefined;
+    if (!chat || !stored || stored.deleted) throw badRequest("MESSAGE_ID_INVALID");
+    return { chat, stored, inline: true };
+  }
   const chat = w.chats.target(p.chatId());
   const id = p.int("message_id");
   if (id === undefined) throw badRequest("message identifier is not specified");
   const stored = chat.byId.get(id);
   if (!stored || stored.deleted) throw badRequest("message to edit not found");
   if (!stored.fromBot) throw badRequest("message can't be edited");
-  return { chat, stored };
+  return { chat, stored, inline: false };
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);

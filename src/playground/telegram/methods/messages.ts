@@ -48,23 +48,28 @@ export const messageMethods: Record<string, MethodHandler> = {
   },
 
   editMessageText(w, p) {
-    const { chat, stored } = editableMessage(w, p);
+    const { chat, stored, inline } = editableMessage(w, p);
     if (stored.message.text === undefined) throw badRequest("there is no text in the message to edit");
     const text = formattedText(w, p);
     const markup = replyMarkupOf(w, p, true);
     const { text: _t, entities: _e, reply_markup: _r, ...rest } = stored.message;
-    return applyEdit(w, chat, stored, {
+    const edited = applyEdit(w, chat, stored, {
       ...rest,
       ...text,
       ...(markup ? { reply_markup: markup } : {}),
     } as Message);
+    return inline ? true : edited;
   },
 
   editMessageReplyMarkup(w, p) {
-    const { chat, stored } = editableMessage(w, p);
+    const { chat, stored, inline } = editableMessage(w, p);
     const markup = replyMarkupOf(w, p, true);
     const { reply_markup: _r, ...rest } = stored.message;
-    return applyEdit(w, chat, stored, { ...rest, ...(markup ? { reply_markup: markup } : {}) } as Message);
+    const edited = applyEdit(w, chat, stored, {
+      ...rest,
+      ...(markup ? { reply_markup: markup } : {}),
+    } as Message);
+    return inline ? true : edited;
   },
 
   deleteMessage(w, p) {
@@ -158,7 +163,35 @@ export const messageMethods: Record<string, MethodHandler> = {
     // the bot is a plain member: an administrator would see every group message, not privacy mode's share
     if (userId === w.botUser.id) return { status: "member", user: w.botUser };
     const member = userId === undefined ? undefined : chat.members.get(userId);
-    if (!member) throw badRequest("PARTICIPANT_ID_INVALID");
+    if (!member) {
+      // someone Telegram knows who is not in the group: "left"; an id of nobody: refused
+      const known =
+        userId === undefined ? undefined : (chat.former?.get(userId) ?? w.chats.get(userId)?.user);
+      if (!known || chat.chat.type === "private") throw badRequest("PARTICIPANT_ID_INVALID");
+      return { status: "left", user: known };
+    }
+    const role = chat.roles?.get(member.id);
+    if (role?.status === "creator") return { status: "creator", user: member, is_anonymous: role.anonymous };
+    if (role?.status === "administrator") {
+      return {
+        status: "administrator",
+        user: member,
+        can_be_edited: false,
+        is_anonymous: role.anonymous,
+        can_manage_chat: true,
+        can_delete_messages: true,
+        can_manage_video_chats: true,
+        can_restrict_members: true,
+        can_promote_members: false,
+        can_change_info: true,
+        can_invite_users: true,
+        can_post_stories: false,
+        can_edit_stories: false,
+        can_delete_stories: false,
+        can_pin_messages: true,
+        ...(chat.chat.type === "supergroup" && chat.chat.is_forum ? { can_manage_topics: true } : {}),
+      };
+    }
     return { status: "member", user: member };
   },
 

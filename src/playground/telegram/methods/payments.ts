@@ -1,6 +1,6 @@
 import { badRequest } from "../errors";
 import { pricesSchema } from "../schemas";
-import type { MethodHandler } from "../world";
+import type { MethodHandler, World } from "../world";
 import { countFlood, postBotMessage, sendContext } from "./common";
 
 export const paymentMethods: Record<string, MethodHandler> = {
@@ -52,6 +52,7 @@ export const paymentMethods: Record<string, MethodHandler> = {
     if (!payment || payment.userId !== userId) throw badRequest("CHARGE_NOT_FOUND");
     if (payment.refunded) throw badRequest("CHARGE_ALREADY_REFUNDED");
     payment.refunded = true;
+    payment.refundedDate = Math.floor(w.clock.now() / 1000);
     const chat = w.chats.get(payment.userId);
     if (chat) {
       const user = chat.user!;
@@ -73,4 +74,43 @@ export const paymentMethods: Record<string, MethodHandler> = {
     }
     return true;
   },
+
+  getStarTransactions(w, p) {
+    const offset = p.int("offset") ?? 0;
+    const limit = Math.min(100, Math.max(1, p.int("limit") ?? 100));
+    if (offset < 0) throw badRequest("offset must be non-negative");
+    return { transactions: starTransactions(w).slice(offset, offset + limit) };
+  },
 };
+
+/**
+ * The bot's Stars account, newest first: each paid invoice is an incoming
+ * transaction whose id is its charge id; a refund is an outgoing one with the
+ * same id.
+ */
+function starTransactions(w: World) {
+  const out: Array<{ date: number; order: number; transaction: Record<string, unknown> }> = [];
+  let order = 0;
+  for (const payment of w.payments.values()) {
+    const partner = {
+      type: "user",
+      transaction_type: "invoice_payment",
+      user: w.chats.get(payment.userId)?.user ?? { id: payment.userId, is_bot: false, first_name: "User" },
+      invoice_payload: payment.payload,
+    };
+    const base = { id: payment.chargeId, amount: payment.amount };
+    out.push({
+      date: payment.date,
+      order: order++,
+      transaction: { ...base, date: payment.date, source: partner },
+    });
+    if (payment.refundedDate !== undefined) {
+      out.push({
+        date: payment.refundedDate,
+        order: order++,
+        transaction: { ...base, date: payment.refundedDate, receiver: partner },
+      });
+    }
+  }
+  return out.sort((a, b) => b.date - a.date || b.order - a.order).map((entry) => entry.transaction);
+}

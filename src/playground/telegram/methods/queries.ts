@@ -1,4 +1,6 @@
+import { z } from "zod";
 import { ApiError, badRequest } from "../errors";
+import { checkInlineResult, checkInlineResultsButton } from "../inline";
 import type { Params } from "../params";
 import { inlineResultsSchema } from "../schemas";
 import type { MethodHandler, World } from "../world";
@@ -47,9 +49,13 @@ export const queryMethods: Record<string, MethodHandler> = {
       if (bytes < 1 || bytes > 64) throw badRequest("RESULT_ID_INVALID");
       if (ids.has(result.id)) throw badRequest("RESULT_ID_DUPLICATE");
       ids.add(result.id);
+      checkInlineResult(w, result);
     }
+    const rawButton = p.json("button", z.unknown(), "button");
+    const button = rawButton === undefined ? undefined : checkInlineResultsButton(rawButton);
     query.answer = {
       results,
+      ...optional("button", button),
       ...optional("cache_time", p.int("cache_time")),
       ...optional("is_personal", p.bool("is_personal")),
       ...optional("next_offset", p.string("next_offset")),

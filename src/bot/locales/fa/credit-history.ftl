@@ -1,0 +1,28 @@
+## /balance: the latest movements of credits
+
+credit-history-title = 🧾 آخرین گردش‌ها:
+credit-history-empty = 🧾 هنوز گردشی ندارید.
+# $when: date and time (UTC); $what: one of the credit-entry-* texts
+credit-line = { $when } · { $what }
+# $amount: credits the entry moved (always positive: the text carries the sign)
+credit-entry-welcome = +{ $amount } اعتبار خوش‌آمد
+credit-entry-grant = +{ $amount } اعتبار هدیه
+credit-entry-referral-bonus = +{ $amount } پاداش دعوت
+credit-entry-purchase = +{ $amount } خرید
+credit-entry-hold = −{ $amount } رزرو برای یک درخواست
+credit-entry-charge = ✔️ { $amount } اعتبار رزروشده مصرف شد
+# $back: the part of the reservation that was not needed
+credit-entry-charge-partial = ✔️ { $amount } اعتبار رزروشده مصرف شد، +{ $back } برگشت
+credit-entry-release = +{ $amount } اعتبار رزروشده برگشت (بدون هزینه)
+credit-entry-refund = +{ $amount } بازپرداخت یک درخواست
+credit-entry-adjustment-plus = +{ $amount } اصلاح
+credit-entry-adjustment-minus = −{ $amount } اصلاح
+credit-entry-purchase-refund = −{ $amount } پس گرفته شد (خرید بازپرداخت شد)
+credit-entry-referral-revoke = −{ $amount } پاداش دعوت پس گرفته شد (خرید بازپرداخت شد)
+
+# /history: what a request cost
+# $cost: credits charged; $refunded: credits given back afterwards
+history-cost-refunded = { $cost } اعتبار، { $refunded } بازپرداخت شد
+# $cost: the credits reserved for it, all returned
+history-cost-returned = بدون هزینه ({ $cost } رزرو شد و برگشت)
+history-cost-free = رایگان

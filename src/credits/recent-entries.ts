@@ -1,0 +1,93 @@
+import { desc, eq } from "drizzle-orm";
+import type { Executor } from "../db/client";
+import { type EntryKind, ledgerEntries } from "../db/schema";
+import { purchaseRefundKey } from "../payments/store";
+
+/** What one ledger entry means to the user, for /balance. Each has a `credit-entry-<label>` text. */
+export type EntryLabel =
+  | "welcome"
+  | "grant"
+  | "referral-bonus"
+  | "purchase"
+  | "hold"
+  | "charge"
+  | "charge-partial"
+  | "release"
+  | "refund"
+  | "adjustment-plus"
+  | "adjustment-minus"
+  | "purchase-refund"
+  | "referral-revoke";
+
+export interface EntryView {
+  label: EntryLabel;
+  /** credits the entry moved, always positive: the text carries the sign */
+  amount: number;
+  /** a charge that returned part of its hold: what came back */
+  back: number;
+  at: Date;
+}
+
+interface EntryRow {
+  kind: EntryKind;
+  key: string;
+  deltaAvailable: number;
+  deltaHeld: number;
+  createdAt: Date;
+}
+
+const purchaseRefundPrefix = purchaseRefundKey("");
+
+/**
+ * The entry as the user reads it. Holds and releases move credits between
+ * available and reserved; a charge spends what was reserved (part of it may
+ * come back); the rest change the available credits. Bonuses and purchase
+ * refunds are told apart by their key (`referral-…`, `purchase-refund-…`).
+ */
+export function describeEntry(e: EntryRow): EntryView {
+  const view = (label: EntryLabel, amount: number, back = 0): EntryView => ({
+    label,
+    amount: Math.abs(amount),
+    back,
+    at: e.createdAt,
+  });
+  switch (e.kind) {
+    case "grant":
+      if (e.key.startsWith("welcome:")) return view("welcome", e.deltaAvailable);
+      if (e.key.startsWith("referral-")) return view("referral-bonus", e.deltaAvailable);
+      return view("grant", e.deltaAvailable);
+    case "purchase":
+      return view("purchase", e.deltaAvailable);
+    case "hold":
+      return view("hold", e.deltaHeld);
+    case "charge": {
+      const spent = -(e.deltaAvailable + e.deltaHeld);
+      return e.deltaAvailable > 0 ? view("charge-partial", spent, e.deltaAvailable) : view("charge", spent);
+    }
+    case "release":
+      return view("release", e.deltaAvailable);
+    case "refund":
+      return view("refund", e.deltaAvailable);
+    case "adjustment":
+      if (e.key.startsWith(purchaseRefundPrefix)) return view("purchase-refund", e.deltaAvailable);
+      if (e.key.startsWith("referral-revoke-")) return view("referral-revoke", e.deltaAvailable);
+      return view(e.deltaAvailable >= 0 ? "adjustment-plus" : "adjustment-minus", e.deltaAvailable);
+  }
+}
+
+/** The user's latest ledger entries, newest first. */
+export async function recentEntries(ex: Executor, userId: number, limit: number): Promise<EntryView[]> {
+  const rows = await ex
+    .select({
+      kind: ledgerEntries.kind,
+      key: ledgerEntries.key,
+      deltaAvailable: ledgerEntries.deltaAvailable,
+      deltaHeld: ledgerEntries.deltaHeld,
+      createdAt: ledgerEntries.createdAt,
+    })
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.userId, userId))
+    .orderBy(desc(ledgerEntries.id))
+    .limit(limit);
+  return rows.map(describeEntry);
+}

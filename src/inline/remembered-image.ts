@@ -1,0 +1,12 @@
+import { defaultImageOptions, type ImageOptions } from "../bot/conversations/image-options";
+import { imageOptionsOfStored } from "../preferences/options";
+import type { Preferences } from "../preferences/store";
+
+/**
+ * The user's remembered image options with one output (an inline message holds
+ * one picture); the defaults when none are kept or they no longer parse.
+ */
+export async function inlineImageOptions(preferences: Preferences, userId: number): Promise<ImageOptions> {
+  const options = imageOptionsOfStored(await preferences.get(userId, "image")) ?? defaultImageOptions();
+  return { ...options, numImages: 1 };
+}

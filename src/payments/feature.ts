@@ -1,0 +1,96 @@
+import { Composer, InlineKeyboard } from "grammy";
+import type { InlineKeyboardButton } from "grammy/types";
+import type { BotContext } from "../bot/context";
+import type { Translate } from "../bot/i18n";
+import { buyMenuData, buyPackData } from "../telegram/callback-data";
+import { type CreditPack, makePayload, packTotal } from "./packs";
+
+/** Commands of this feature, for the command menu (each has a `cmd-<name>` description). */
+export const paymentCommands = ["buy", "paysupport", "terms"] as const;
+
+/** `/start topup` (the inline insufficient-credits link) opens the packs. */
+export const topUpStart = "topup";
+
+export interface BuyFeatureDeps {
+  packs: readonly CreditPack[];
+  /** sandbox or playground: invoices and receipts say they are test payments */
+  sandbox: boolean;
+}
+
+/** The "💳 Buy credits" button, which opens the packs, for wherever a user lacks credits. */
+export function buyButton(t: Translate): InlineKeyboardButton.CallbackButton {
+  return InlineKeyboard.text(t("buy-button"), buyMenuData.make("packs"));
+}
+
+/** A keyboard of just the Buy button. */
+export function buyKeyboard(t: Translate): InlineKeyboard {
+  return new InlineKeyboard().add(buyButton(t));
+}
+
+function packsKeyboard(t: Translate, packs: readonly CreditPack[]): InlineKeyboard {
+  const keyboard = new InlineKeyboard();
+  for (const pack of packs) {
+    keyboard.text(t("buy-pack-button", { ...pack }), buyPackData.make(pack.id)).row();
+  }
+  return keyboard;
+}
+
+/**
+ * /buy and the Buy buttons: the packs as buttons, and a pack pressed becomes
+ * a Stars invoice (XTR, one price, no provider token) whose payload names the
+ * pack, its credits and Stars, and the buyer. /paysupport and /terms, which
+ * Telegram requires of bots selling for Stars.
+ */
+export function buyFeature(deps: BuyFeatureDeps): Composer<BotContext> {
+  const feature = new Composer<BotContext>();
+  const t =
+    (ctx: BotContext): Translate =>
+    (key, vars) =>
+      ctx.t(key, vars);
+
+  async function showPacks(ctx: BotContext) {
+    if (!ctx.from) return;
+    const { available } = await ctx.deps.ledger.account(ctx.from.id);
+    const text = [ctx.t("buy-packs", { available }), ...(deps.sandbox ? [ctx.t("buy-packs-test")] : [])];
+    await ctx.reply(text.join("\n\n"), { reply_markup: packsKeyboard(t(ctx), deps.packs) });
+  }
+
+  feature.command("buy", showPacks);
+  feature.command("start", (ctx, next) => (ctx.match === topUpStart ? showPacks(ctx) : next()));
+  feature.command("paysupport", (ctx) => ctx.reply(ctx.t("paysupport-text")));
+  feature.command("terms", (ctx) => ctx.reply(ctx.t("terms-text")));
+
+  feature.callbackQuery(buyMenuData.pattern, async (ctx) => {
+    if (!buyMenuData.parse(ctx.callbackQuery.data) || !ctx.chat) {
+      await ctx.answerCallbackQuery({ text: ctx.t("cv-expired-button") });
+      return;
+    }
+    await ctx.answerCallbackQuery();
+    await showPacks(ctx);
+  });
+
+  feature.callbackQuery(buyPackData.pattern, async (ctx) => {
+    const id = buyPackData.parse(ctx.callbackQuery.data);
+    const pack = deps.packs.find((p) => p.id === id);
+    if (!pack || !ctx.chat) {
+      await ctx.answerCallbackQuery({
+        text: ctx.t(id === undefined ? "cv-expired-button" : "buy-pack-gone"),
+      });
+      return;
+    }
+    await ctx.answerCallbackQuery();
+    const credits = packTotal(pack);
+    const test = deps.sandbox ? "-test" : "";
+    await ctx.api.sendInvoice(
+      ctx.chat.id,
+      ctx.t(`buy-invoice-title${test}`, { credits }),
+      ctx.t(`buy-invoice-description${test}`, { credits }),
+      makePayload({ packId: pack.id, credits, stars: pack.stars, userId: ctx.callbackQuery.from.id }),
+      "XTR",
+      [{ label: ctx.t("buy-price-label", { credits }), amount: pack.stars }],
+      { provider_token: "" },
+    );
+  });
+
+  return feature;
+}
