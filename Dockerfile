@@ -30,4 +30,9 @@ USER node
 EXPOSE 8080
 # SIGTERM drains (no new updates, jobs finished or handed back) before exit
 STOPSIGNAL SIGTERM
-CMD ["node", "--enable-source-maps", "dist/main.js"]
+# The same flags as `npm start` (README, "Memory"). V8 lets the old generation grow to
+# 4x the live heap before a full GC when its ceiling is the machine-sized default;
+# with a 256 MB ceiling it grows by ~1.3x instead (the live heap is ~35-55 MB), and
+# 8 MB semi-spaces (16 by default) keep the young generation small without promoting
+# much more. bench/memory.ts: web RSS after 10,000 updates 256 -> 146 MB, same throughput.
+CMD ["node", "--enable-source-maps", "--max-old-space-size=256", "--max-semi-space-size=8", "dist/main.js"]

@@ -1,10 +1,11 @@
 import type { ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { createBroadcastStore } from "../src/broadcasts/store";
 import { broadcasts, users } from "../src/db/schema";
 import { broadcastQueue, createQueues } from "../src/queue/queues";
 import { startHarness } from "../test/support/harness";
+import { report } from "./support/report";
 
 /**
  * A broadcast to N users (BENCH_N, default 10,000) through the worker role in
@@ -103,9 +104,7 @@ try {
     },
     target_met: rate >= 0.95 * limit && duplicates === 0 && peakRss - rssBefore < 50,
   };
-  const json = `${JSON.stringify(result, null, 2)}\n`;
-  process.stdout.write(json);
-  if (process.env.BENCH_SAVE) writeFileSync(new URL("./results/broadcast.json", import.meta.url), json);
+  report("broadcast", result);
 } finally {
   worker?.kill("SIGKILL");
   await h.stop();

@@ -1,9 +1,10 @@
 import type { ChildProcess } from "node:child_process";
-import { writeFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { payments } from "../src/db/schema";
 import type { BotMessage, TestUser } from "../src/playground/telegram";
 import { startHarness } from "../test/support/harness";
+import { percentile } from "./percentile";
+import { report } from "./support/report";
 
 /**
  * Pre-checkout answer time under load: Q pre_checkout_queries (BENCH_QUERIES,
@@ -26,11 +27,6 @@ const h = await startHarness({
   telegramRules: { flood: false },
 });
 let web: ChildProcess | undefined;
-
-function percentile(sorted: number[], p: number): number {
-  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return Math.round((sorted[Math.max(0, i)] ?? 0) * 10) / 10;
-}
 
 /** /start, /buy, the cheapest pack: the invoice. */
 async function invoiceOf(user: TestUser): Promise<BotMessage> {
@@ -120,9 +116,7 @@ try {
       recorded === queries &&
       audit.length === 0,
   };
-  const json = `${JSON.stringify(result, null, 2)}\n`;
-  process.stdout.write(json);
-  if (process.env.BENCH_SAVE) writeFileSync(new URL("./results/pre-checkout.json", import.meta.url), json);
+  report("pre-checkout", result);
 } finally {
   web?.kill("SIGKILL");
   await h.stop();

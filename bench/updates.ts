@@ -1,55 +1,229 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { startHarness } from "../test/support/harness";
+import type { User } from "grammy/types";
+import postgres from "postgres";
+import { createTestDatabase, type TestDatabase } from "../test/support/db";
+import { freePort, redisUrl } from "../test/support/harness";
+import { textUpdate } from "../test/support/web-fleet";
+import { startBotApiSink } from "./support/bot-api-sink";
+import { report } from "./support/report";
 
 /**
- * Updates handled per second by the running bot: many users each send /balance
- * a few times through the Telegram stand-in (polling, every middleware, a
- * Postgres read and a reply per update). Measures the per-update cost of the
- * middleware chain, e.g. with and without a per-update session read and write.
+ * Webhook-mode updates per second: the bot (built `dist/main.js`, web role)
+ * against a bare grammY bot with the same handler shape (the /balance reads
+ * and one reply, no middleware) and one replying a fixed text, each a process
+ * of its own on the same Postgres, in one run. 500 users send /balance over
+ * 32 connections, as Telegram's webhook would; replies go to a local Bot API
+ * that answers at once. Besides the rate: CPU ms and database transactions per
+ * update. Target: bot ≥ 0.5 × the bare bot of the same shape.
+ * Run `npm run bench:updates` (builds first).
  */
-export async function updatesBench(users = 100, perUser = 5) {
-  const h = await startHarness({ clockFactor: 1 });
-  try {
-    const people = Array.from({ length: users }, () => h.tg.user());
-    for (const u of people) await u.send("/start");
-    await h.tg.idle();
-    const sent = () => h.tg.callsOf("sendMessage").length;
-    await waitFor(() => sent() >= users);
-    const before = sent();
-    const expected = before + users * perUser;
-    const t0 = performance.now();
-    await Promise.all(
-      people.map(async (u) => {
-        for (let i = 0; i < perUser; i++) await u.send("/balance");
-      }),
-    );
-    await waitFor(() => sent() >= expected);
-    const seconds = (performance.now() - t0) / 1000;
-    return {
-      updates: users * perUser,
-      users,
-      seconds: Number(seconds.toFixed(2)),
-      updates_per_second: Math.round((users * perUser) / seconds),
-    };
-  } finally {
-    await h.stop();
-  }
+const users = Number(process.env.BENCH_USERS ?? 500);
+const perUser = Number(process.env.BENCH_PER_USER ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const secret = "bench-webhook-secret-0123456789";
+const token = "123456:bench-token-aaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+
+interface Contender {
+  name: string;
+  child: ChildProcess;
+  url: string;
 }
 
-async function waitFor(done: () => boolean, timeoutMs = 120_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > until) throw new Error("bench timed out waiting for replies");
-    await new Promise((r) => setTimeout(r, 5));
+async function startContender(name: string, args: string[], env: Record<string, string>, ready: string) {
+  const port = await freePort();
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`${name} did not start`)), 60_000);
+    child.stdout?.on("data", (c: Buffer) => {
+      out += c.toString();
+      if (out.includes(ready)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`${name} exited (${code})`)));
+  });
+  // the bot's readiness: Telegram answered and the webhook is set
+  for (let i = 0; i < 200; i++) {
+    const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+    if (!res || res.status === 200 || res.status === 404) break;
+    await new Promise((r) => setTimeout(r, 50));
   }
+  return { name, child, url: `http://127.0.0.1:${port}` } satisfies Contender;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const runs = [];
-  for (let i = 0; i < 3; i++) runs.push(await updatesBench());
-  const best = Math.max(...runs.map((r) => r.updates_per_second));
-  process.stdout.write(
-    `${JSON.stringify({ bench: "updates", runs, best_updates_per_second: best }, null, 2)}\n`,
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  // utime and stime, in clock ticks (100 per second)
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function post(url: string, body: string): Promise<number> {
+  const res = await fetch(`${url}/telegram`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": secret },
+    body,
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+async function load(url: string, bodies: readonly string[]): Promise<number> {
+  let next = 0;
+  let failed = 0;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (next < bodies.length) {
+        const status = await post(url, bodies[next++]!);
+        if (status !== 200) failed++;
+      }
+    }),
   );
-  process.exit(0);
+  return failed;
 }
+
+async function transactions(db: TestDatabase): Promise<number> {
+  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  try {
+    const name = new URL(db.url).pathname.slice(1);
+    const [row] = await sql<
+      { n: string }[]
+    >`select xact_commit + xact_rollback as n from pg_stat_database where datname = ${name}`;
+    return Number(row?.n ?? 0);
+  } finally {
+    await sql.end();
+  }
+}
+
+async function measure(c: Contender, db: TestDatabase, people: readonly User[], sink: { sends: number }) {
+  // warm-up: every user known (the bot registers them), code paths hot
+  const warm = people.map((p) => JSON.stringify(textUpdate(p, "/start")));
+  await load(c.url, warm);
+  await load(
+    c.url,
+    people.map((p) => JSON.stringify(textUpdate(p, "/balance"))),
+  );
+  const bodies: string[] = [];
+  for (let i = 0; i < perUser; i++)
+    for (const p of people) bodies.push(JSON.stringify(textUpdate(p, "/balance")));
+  // pg_stat counters are sent at transaction end, with a short delay
+  await new Promise((r) => setTimeout(r, 1_000));
+  const tx0 = await transactions(db);
+  const cpu0 = cpuMs(c.child.pid!);
+  const sends0 = sink.sends;
+  const t0 = performance.now();
+  const failed = await load(c.url, bodies);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = cpuMs(c.child.pid!) - cpu0;
+  await new Promise((r) => setTimeout(r, 1_000));
+  const tx = (await transactions(db)) - tx0 - 2;
+  return {
+    name: c.name,
+    updates: bodies.length,
+    failed,
+    replies: sink.sends - sends0,
+    seconds: Number(seconds.toFixed(2)),
+    updates_per_second: Math.round(bodies.length / seconds),
+    cpu_ms_per_update: Number((cpu / bodies.length).toFixed(2)),
+    db_transactions_per_update: Number((tx / bodies.length).toFixed(2)),
+  };
+}
+
+async function stop(c: Contender): Promise<void> {
+  if (c.child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    c.child.once("exit", () => resolve());
+    c.child.kill("SIGTERM");
+    setTimeout(() => c.child.kill("SIGKILL"), 10_000).unref();
+  });
+}
+
+const people: User[] = Array.from({ length: users }, (_, i) => ({
+  id: 5_000_000 + i,
+  is_bot: false,
+  first_name: `User${i}`,
+  language_code: "en",
+}));
+
+/** node's flags in `npm start` (V8 memory settings among them): the bot is measured as it runs */
+function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } };
+  return pkg.scripts.start.split(" ").filter((w) => w.startsWith("--"));
+}
+
+const results = [];
+const contenders = ["bot", "bare-same-shape", "bare-fixed-text"] as const;
+for (const contender of contenders.filter((c) => !process.env.BENCH_ONLY || c === process.env.BENCH_ONLY)) {
+  const db = await createTestDatabase({ max: 2 });
+  const sink = await startBotApiSink(123456);
+  const prefix = `msb-bench-updates-${process.pid}-${contender}`;
+  const env: Record<string, string> = {
+    BOT_TOKEN: token,
+    TELEGRAM_API_ROOT: sink.apiRoot,
+    TELEGRAM_WEBHOOK_SECRET: secret,
+    DATABASE_URL: db.url,
+  };
+  let c: Contender | undefined;
+  try {
+    c =
+      contender === "bot"
+        ? await startContender(
+            contender,
+            // as `npm start` runs it; BENCH_BOT_FLAGS adds more (e.g. --cpu-prof)
+            [
+              ...startFlags(),
+              ...(process.env.BENCH_BOT_FLAGS?.split(" ").filter(Boolean) ?? []),
+              "dist/main.js",
+            ],
+            {
+              ...env,
+              ROLE: "web",
+              BOT_MODE: "webhook",
+              PUBLIC_URL: "http://127.0.0.1:9",
+              MEDIA_API_URL: "http://127.0.0.1:9",
+              MEDIA_API_KEY: "bench-media-key",
+              REDIS_URL: redisUrl,
+              REDIS_PREFIX: prefix,
+              SIGNING_SECRET: "bench-signing-secret-0123456789abcdef0123",
+              MEDIA_WEBHOOK_SECRET: "bench-media-webhook-secret",
+              WELCOME_CREDITS: "100",
+              LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info",
+            },
+            "media studio bot started",
+          )
+        : await startContender(
+            contender,
+            ["--import", "tsx", "bench/support/bare-bot.ts"],
+            { ...env, BARE_SHAPE: contender === "bare-same-shape" ? "same" : "fixed" },
+            "bare ready",
+          );
+    results.push(await measure(c, db, people, sink));
+  } finally {
+    if (c) await stop(c);
+    await sink.close();
+    await db.drop();
+  }
+}
+
+const [bot, same, fixed] = results;
+const ratio = (a?: { updates_per_second: number }, b?: { updates_per_second: number }) =>
+  a && b ? Number((a.updates_per_second / b.updates_per_second).toFixed(2)) : null;
+report("updates", {
+  bench: "updates",
+  node: process.version,
+  users,
+  per_user: perUser,
+  connections,
+  results,
+  ratio_to_same_shape: ratio(bot, same),
+  ratio_to_fixed_text: ratio(bot, fixed),
+  target: { ratio_to_same_shape: 0.5 },
+  met: (ratio(bot, same) ?? 0) >= 0.5,
+});
+process.exit(0);

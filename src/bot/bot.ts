@@ -1,4 +1,3 @@
-import { sequentialize } from "@grammyjs/runner";
 import { Bot, type Composer, type Transformer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { createShownMessages } from "../telegram/shown-messages";
@@ -13,11 +12,11 @@ import { languageFeature } from "./features/language";
 import { membershipFeature } from "./features/membership";
 import { startFeature } from "./features/start";
 import { i18n } from "./i18n";
-import { sequenceConstraints } from "./keys";
 import { bannedUsersStop } from "./middleware/banned";
 import { handleBotError } from "./middleware/error-boundary";
 import type { InFlight } from "./middleware/in-flight";
 import { injectDeps } from "./middleware/inject-deps";
+import { loadSender } from "./middleware/load-sender";
 import { peopleOnly } from "./middleware/people-only";
 import { defaultRateLimit, perGroup, type RateLimitOptions, rateLimit } from "./middleware/rate-limit";
 import { registerUser } from "./middleware/register-user";
@@ -52,8 +51,8 @@ export interface CreateBotOptions {
 }
 
 /**
- * The bot with its middleware in order: sequence per chat/user, the update
- * journal's claim (a redelivered or finished update is dropped), error boundary, i18n, rate limits
+ * The bot with its middleware in order: the update journal's claim, in turn
+ * per chat and user across processes (a redelivered or finished update is dropped), error boundary, i18n, rate limits
  * (per user, per group), what a group may send as itself, people only,
  * banned users stopped, conversations, user registration, the
  * always-available handlers, the given features, and a fallback. Errors end in
@@ -83,14 +82,13 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
     if (ctx.callbackQuery) shown.notePressed(ctx.callbackQuery);
     return next();
   });
-  // With @grammyjs/runner (or concurrent webhook calls), updates of one chat or
-  // user must not overtake each other. First, before anything that awaits: two
-  // updates of one batch (an album, a command and the next message) would
-  // otherwise race through the journal's claim and swap places.
-  bot.use(sequentialize(sequenceConstraints));
-  // A redelivered copy waits behind its original, then is dropped here.
-  bot.use(journalUpdates(options.journal ?? createUpdateJournal(deps.db)));
+  // The journal's claim keeps each chat's and user's updates in order and one at
+  // a time across every process (grammY's per-process sequentialize cannot: a
+  // second web process would run the same chat concurrently). A redelivered
+  // copy of a finished update is dropped here.
+  // first: an update type the bot does not serve costs nothing, not even a journal row
   bot.use(servedUpdatesOnly());
+  bot.use(journalUpdates(options.journal ?? createUpdateJournal(deps.db)));
 
   // Past this point every error is handled here: logged, the user told, the update done.
   const guarded = bot.errorBoundary(handleBotError);
@@ -115,6 +113,8 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   for (const feature of options.groupIdentityFeatures ?? []) guarded.use(feature);
   // before anything keyed by the sender: no conversation or account for a non-person
   guarded.use(peopleOnly());
+  // the sender's row and stored conversation, in one read, for what follows
+  guarded.use(loadSender());
   // before the conversations: a banned user inside one is stopped too
   guarded.use(bannedUsersStop(deps.config.adminIds));
   for (const feature of options.checkoutFeatures ?? []) guarded.use(feature);

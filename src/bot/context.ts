@@ -29,6 +29,10 @@ export interface BotContextExtras {
   logger: Logger;
   /** the sender's row, set by the registration middleware (undefined before it, and for anonymous updates) */
   user: UserRecord | undefined;
+  /** the sender's row as read at the start of the update (undefined for a new person) */
+  knownUser: UserRecord | undefined;
+  /** the sender's stored conversation (JSON) as read at the start, until the conversations plugin takes it */
+  storedConversation: { json: string | null } | undefined;
   /** what the bot's recent messages show and which presses were answered (no needless calls) */
   shown: ShownMessages;
 }

@@ -1,4 +1,5 @@
-import type { Context } from "grammy";
+import { Api, Context } from "grammy";
+import type { Update, UserFromGetMe } from "grammy/types";
 
 /**
  * The key of per-chat-and-user state (the conversations use it), so one
@@ -13,8 +14,8 @@ export function chatUserKey(ctx: Pick<Context, "chatId" | "from">): string | und
 }
 
 /**
- * Constraints for @grammyjs/runner's `sequentialize`: updates sharing a chat or
- * a user run one after another (so anything keyed by chat, by user, or by
+ * The keys an update is ordered by: updates sharing a chat or a user are
+ * handled one after another (so anything keyed by chat, by user, or by
  * `chatUserKey` sees them in order); unrelated updates run concurrently.
  */
 export function sequenceConstraints(ctx: Pick<Context, "chatId" | "from">): string[] {
@@ -22,4 +23,28 @@ export function sequenceConstraints(ctx: Pick<Context, "chatId" | "from">): stri
   if (ctx.chatId !== undefined) keys.push(`chat:${ctx.chatId}`);
   if (ctx.from) keys.push(`user:${ctx.from.id}`);
   return keys;
+}
+
+// grammY's context knows where every update type keeps its chat and sender;
+// reading them needs no bot, so one placeholder Api and identity serve all
+const detachedApi = new Api("0:detached");
+const detachedMe: UserFromGetMe = {
+  id: 0,
+  is_bot: true,
+  first_name: "detached",
+  username: "detached",
+  can_join_groups: false,
+  can_read_all_group_messages: false,
+  supports_inline_queries: false,
+  can_connect_to_business: false,
+  has_main_web_app: false,
+  has_topics_enabled: false,
+  allows_users_to_create_topics: false,
+  can_manage_bots: false,
+  supports_join_request_queries: false,
+};
+
+/** `sequenceConstraints` of a raw update, before any bot handles it (the journal records them on arrival). */
+export function updateSequenceKeys(update: Update): string[] {
+  return sequenceConstraints(new Context(update, detachedApi, detachedMe));
 }

@@ -3,7 +3,7 @@ import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import type { Logger } from "../lib/logger";
 import { classifyTelegramError } from "../telegram/telegram-error";
-import { allowedUpdates } from "./allowed-updates";
+import { allowedUpdates, servedType } from "./allowed-updates";
 import { cleanUpdate } from "./clean-update";
 import type { BotContext } from "./context";
 import type { UpdateJournal } from "./update-journal";
@@ -29,7 +29,7 @@ export interface PollingOptions {
 
 /**
  * Long polling with @grammyjs/runner: updates are handled concurrently, and
- * in order per chat and user (createBot installs `sequentialize`). A webhook
+ * in order per chat and user (the journal's claim, in createBot). A webhook
  * left over from webhook mode would make getUpdates fail, so it is removed first.
  *
  * getUpdates with offset N tells Telegram that every update before N arrived,
@@ -76,7 +76,8 @@ export async function startPolling(
         }
         const kept = updates.map(cleanUpdate);
         try {
-          await journal.record(kept);
+          // a type the bot does not serve is dropped before the journal: nothing to record
+          await journal.record(kept.filter((u) => servedType(u) !== undefined));
         } catch (err) {
           // the same offset is fetched again: nothing is acknowledged that the journal does not hold
           options.logger?.warn({ err }, "updates could not be recorded: fetching them again");

@@ -12,7 +12,11 @@ import { kvStore } from "../db/schema";
  * Values are JSON (jsonb): pass a zod `schema` to check what comes back; a
  * stored value that no longer parses reads as missing, like a fresh start.
  */
-export function createKvStorage<T>(db: Database, prefix: string, schema?: z.ZodType<T>): StorageAdapter<T> {
+export function createKvStorage<T>(
+  db: Database,
+  prefix: string,
+  schema?: z.ZodType<T>,
+): StorageAdapter<T> & { decode(json: string): T | undefined } {
   const stored = (key: string) => `${prefix}${key}`;
 
   function decode(value: unknown): T | undefined {
@@ -22,6 +26,8 @@ export function createKvStorage<T>(db: Database, prefix: string, schema?: z.ZodT
   }
 
   return {
+    /** a value read elsewhere as text (`value::text`), checked like one read here */
+    decode: (json: string) => decode(JSON.parse(json)),
     async read(key) {
       // Read as text and parse here: the jsonb column mapping would parse a stored
       // JSON string a second time ('"{}"' would come back as an object).

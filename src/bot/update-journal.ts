@@ -2,10 +2,14 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Bot, MiddlewareFn } from "grammy";
 import type { Update } from "grammy/types";
+import { z } from "zod";
 import type { Database } from "../db/client";
+import { rowsOf } from "../db/raw-rows";
 import { processedUpdates } from "../db/schema";
 import type { Logger } from "../lib/logger";
 import type { BotContext } from "./context";
+import { sequenceConstraints, updateSequenceKeys } from "./keys";
+import { createTurns } from "./turns";
 
 export interface UpdateJournalOptions {
   /** real ms a handler owns an update before another process may take it over; renewed while it works */
@@ -27,23 +31,38 @@ export interface UpdateClaim {
   updateId: number;
   token: string;
   attempts: number;
+  /** the chat and user keys it holds: updates sharing one wait for it */
+  keys: readonly string[];
 }
+
+/** A claim's outcome: held, someone else's or finished ("taken"), or not its turn yet ("wait"). */
+export type ClaimOutcome = UpdateClaim | "taken" | "wait";
+
+const claimRow = z.object({ outcome: z.enum(["claimed", "taken", "wait"]), attempts: z.coerce.number() });
+
+// Claims taken on arrival (webhook), keyed by the update object grammY hands
+// its context: the handler takes them over whichever journal instance it uses.
+const arrived = new WeakMap<Update, UpdateClaim>();
 
 const seconds = (ms: number) => sql`make_interval(secs => ${ms / 1000})`;
 
 /**
- * The update journal: an update is recorded (raw) before Telegram is told it
- * arrived (the next getUpdates offset, or a 2xx webhook answer), claimed by
- * one handler under a lease, and marked done once handled. What a crash left
- * pending is handled again by `recoverUpdates`; a redelivered copy of a done
- * update is dropped. Handlers are idempotent where it matters (spending keys),
- * so handling an update a second time after a crash is safe.
+ * The update journal: an update is recorded (raw, with its chat and user keys)
+ * before Telegram is told it arrived (the next getUpdates offset, or a 2xx
+ * webhook answer), claimed by one handler under a lease, and marked done once
+ * handled. The claim (`claim_update` in Postgres) also keeps order across
+ * processes: an update is leased only when no earlier one of its chat or user
+ * is pending and none is in hand anywhere. What a crash left pending is
+ * handled again by `recoverUpdates`; a redelivered copy of a done update is
+ * dropped. Handlers are idempotent where it matters (spending keys), so
+ * handling an update a second time after a crash is safe.
  */
 export function createUpdateJournal(db: Database, options: Partial<UpdateJournalOptions> = {}) {
   const opts = { ...defaultJournalOptions, ...options };
   const owner = `${process.pid}-${randomBytes(4).toString("hex")}`;
   let claims = 0;
   const leaseEnd = () => sql`now() + ${seconds(opts.leaseMs)}`;
+  const turns = createTurns();
 
   /** Records updates as pending; ones already known are left as they are. */
   async function record(updates: readonly Update[]): Promise<void> {
@@ -55,35 +74,63 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
           updateId: u.update_id,
           payload: u as unknown as Record<string, unknown>,
           state: "pending" as const,
+          sequenceKeys: updateSequenceKeys(u),
         })),
       )
       .onConflictDoNothing();
   }
 
   /**
-   * Takes an update for handling: recorded (if it was not) and leased to the
-   * caller. Null when it is done, given up, or another handler holds a live lease.
+   * Takes an update for handling, if it is its turn: recorded (if it was not)
+   * and leased to the caller. `durable` waits for the disk (the record a
+   * webhook answer promises); a claim alone need not.
    */
-  async function claim(update: Update): Promise<UpdateClaim | null> {
+  async function claim(
+    update: Update,
+    keys: readonly string[] = updateSequenceKeys(update),
+    durable = false,
+  ): Promise<ClaimOutcome> {
     claims += 1;
     const token = `${owner}-${claims}`;
-    const [row] = await db
-      .insert(processedUpdates)
-      .values({
-        updateId: update.update_id,
-        payload: update as unknown as Record<string, unknown>,
-        state: "pending",
-        leaseOwner: token,
-        leaseUntil: leaseEnd(),
-        attempts: 1,
-      })
-      .onConflictDoUpdate({
-        target: processedUpdates.updateId,
-        set: { leaseOwner: token, leaseUntil: leaseEnd(), attempts: sql`${processedUpdates.attempts} + 1` },
-        setWhere: sql`${processedUpdates.state} = 'pending' and (${processedUpdates.leaseUntil} is null or ${processedUpdates.leaseUntil} < now())`,
-      })
-      .returning({ attempts: processedUpdates.attempts });
-    return row ? { updateId: update.update_id, token, attempts: row.attempts } : null;
+    const result = await db.execute(
+      sql`select outcome, attempts from claim_update(${update.update_id}, ${JSON.stringify(update)}::jsonb, array(select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb)), ${owner}, ${token}, ${opts.leaseMs}, ${durable})`,
+    );
+    const row = claimRow.parse(rowsOf(result)[0]);
+    if (row.outcome !== "claimed") return row.outcome;
+    return { updateId: update.update_id, token, attempts: row.attempts, keys };
+  }
+
+  /**
+   * The webhook's record: written to disk before Telegram gets its answer, and
+   * claimed in the same step when it is the update's turn; the handler that
+   * runs next (`claimInTurn`) takes that claim over instead of asking again.
+   * False when the update was handled already (a redelivery).
+   */
+  async function arrive(update: Update): Promise<boolean> {
+    const outcome = await claim(update, updateSequenceKeys(update), true);
+    if (typeof outcome === "object") arrived.set(update, outcome);
+    return outcome !== "taken";
+  }
+
+  /**
+   * Claims an update once it is its turn: woken when an update sharing a key
+   * ends in this process, or after a short pause (another process holds it).
+   * Gives up after two leases: whatever holds the turn has died with its lease
+   * and the recovery hands the update on; the caller's failure makes it retried.
+   */
+  async function claimInTurn(update: Update, keys: readonly string[]): Promise<UpdateClaim | "taken"> {
+    const taken = arrived.get(update);
+    if (taken) {
+      arrived.delete(update);
+      return taken;
+    }
+    const deadline = Date.now() + 2 * opts.leaseMs;
+    for (let pause = 5; ; pause = Math.min(100, pause * 2)) {
+      const outcome = await claim(update, keys);
+      if (outcome !== "wait") return outcome;
+      if (Date.now() > deadline) throw new Error(`update ${update.update_id} waited two leases for its turn`);
+      await turns.next(keys, pause);
+    }
   }
 
   const held = (c: UpdateClaim) =>
@@ -94,15 +141,20 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
   }
 
   async function finish(c: UpdateClaim, state: "done" | "abandoned" = "done"): Promise<void> {
-    await db
-      .update(processedUpdates)
-      .set({ state, payload: null, leaseOwner: null, leaseUntil: null })
-      .where(held(c));
+    try {
+      await db.execute(sql`select finish_update(${c.updateId}, ${c.token}, ${state})`);
+    } finally {
+      turns.end(c.keys);
+    }
   }
 
   /** Handling failed: the update may be taken again at once (a webhook retry, the recovery). */
   async function release(c: UpdateClaim): Promise<void> {
-    await db.update(processedUpdates).set({ leaseUntil: sql`now()` }).where(held(c));
+    try {
+      await db.update(processedUpdates).set({ leaseUntil: sql`now()` }).where(held(c));
+    } finally {
+      turns.end(c.keys);
+    }
   }
 
   /**
@@ -141,7 +193,19 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
       );
   }
 
-  return { options: opts, record, claim, renew, finish, release, leftover, cleanup };
+  return {
+    options: opts,
+    owner,
+    record,
+    arrive,
+    claim,
+    claimInTurn,
+    renew,
+    finish,
+    release,
+    leftover,
+    cleanup,
+  };
 }
 
 export type UpdateJournal = ReturnType<typeof createUpdateJournal>;
@@ -155,8 +219,8 @@ export type UpdateJournal = ReturnType<typeof createUpdateJournal>;
 export function journalUpdates(journal: UpdateJournal): MiddlewareFn<BotContext> {
   const { leaseMs, maxAttempts } = journal.options;
   return async (ctx, next) => {
-    const c = await journal.claim(ctx.update);
-    if (!c) {
+    const c = await journal.claimInTurn(ctx.update, sequenceConstraints(ctx));
+    if (c === "taken") {
       ctx.logger.info("repeated update dropped");
       return;
     }
@@ -190,10 +254,7 @@ export function startUpdateRecovery(
   bot: Bot<BotContext>,
   journal: UpdateJournal,
   logger: Logger,
-  options: { cleanupEveryMs?: number } = {},
 ): { stop(): Promise<void> } {
-  const cleanupEveryMs = options.cleanupEveryMs ?? 10 * 60_000;
-  let lastCleanup = 0;
   let running: Promise<void> | undefined;
   let stopped = false;
 
@@ -205,10 +266,6 @@ export function startUpdateRecovery(
       await bot.handleUpdate(update).catch((err: unknown) => {
         logger.warn({ err, updateId: update.update_id }, "an unfinished update failed again");
       });
-    }
-    if (Date.now() - lastCleanup >= cleanupEveryMs) {
-      lastCleanup = Date.now();
-      await journal.cleanup();
     }
   }
 

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { faultPoint } from "../lib/fault-point";
 import { type Logger, scrub } from "../lib/logger";
 import { sameSecret } from "../lib/same-secret";
+import { servedType } from "./allowed-updates";
 import { cleanUpdate } from "./clean-update";
 import type { BotContext } from "./context";
 import type { UpdateJournal } from "./update-journal";
@@ -15,8 +16,8 @@ export interface TelegramWebhookOptions {
   secretToken: string;
   /** where the app answers POSTs, e.g. "/telegram" */
   path: string;
-  /** every update is recorded here before Telegram gets its 200 */
-  journal: Pick<UpdateJournal, "record">;
+  /** every update is recorded here (and claimed, when it is its turn) before Telegram gets its 200 */
+  journal: Pick<UpdateJournal, "arrive">;
   /**
    * Answer Telegram after this long even if the update is still being handled
    * (it goes on in the background): Telegram redelivers slow answers, and the
@@ -69,13 +70,24 @@ export function telegramWebhookApp(bot: Bot<BotContext>, options: TelegramWebhoo
     async (c) => {
       const update = parseUpdate(await c.req.text());
       if (!update) return c.body(null, 400);
+      if (!bot.isInited()) await bot.init();
+      // not recorded: nothing would handle it (servedUpdatesOnly logs and drops it)
+      if (servedType(update) === undefined) {
+        await bot.handleUpdate(update);
+        return c.body(null, 200);
+      }
+      let fresh: boolean;
       try {
-        await journal.record([update]);
+        fresh = await journal.arrive(update);
       } catch (err) {
         logger?.error({ error: scrub(String(err)) }, "telegram webhook: could not record the update");
         return c.body(null, 500);
       }
-      if (!bot.isInited()) await bot.init();
+      // handled already, or in hand elsewhere (Telegram gave up waiting for that answer)
+      if (!fresh) {
+        logger?.info({ updateId: update.update_id }, "repeated update dropped");
+        return c.body(null, 200);
+      }
       const handling = bot.handleUpdate(update);
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<"timeout">((resolve) => {

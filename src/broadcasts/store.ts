@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "../db/client";
+import { countOf, rowsOf } from "../db/raw-rows";
 import {
   type BroadcastAudience,
   broadcastRecipients,
@@ -209,20 +210,4 @@ function recipient(id: string, userId: number, state: RecipientState) {
     eq(broadcastRecipients.userId, userId),
     eq(broadcastRecipients.state, state),
   );
-}
-
-/** The rows a raw statement returned: postgres-js gives an array, PGlite `{ rows }`. */
-function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
-  const rows = (result as { rows?: unknown }).rows;
-  return Array.isArray(rows) ? (rows as T[]) : [];
-}
-
-/** Rows touched by a raw statement: postgres-js and PGlite report them differently. */
-function countOf(result: unknown): number {
-  const r = result as { rows?: unknown[]; affectedRows?: number; count?: number };
-  if (typeof r.count === "number") return r.count;
-  if (typeof r.affectedRows === "number") return r.affectedRows;
-  if (Array.isArray(r.rows)) return r.rows.length;
-  return Array.isArray(result) ? result.length : 0;
 }

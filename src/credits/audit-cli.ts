@@ -8,7 +8,7 @@ import { createLedger } from "./ledger";
  * there is any; needs only DATABASE_URL.
  */
 try {
-  const handle = openDatabase(databaseTargetFromEnv(process.env));
+  const handle = await openDatabase(databaseTargetFromEnv(process.env));
   try {
     const violations = await createLedger(handle.db).audit();
     for (const v of violations) console.log(JSON.stringify(v));

@@ -1,7 +1,5 @@
 import { mkdirSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { lockDataDir } from "./data-dir-lock";
@@ -24,7 +22,7 @@ export type DatabaseTarget =
   | { kind: "postgres"; url: string; max?: number }
   | { kind: "pglite"; dataDir?: string };
 
-export function openDatabase(target: DatabaseTarget): DatabaseHandle {
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === "postgres") {
     const client = postgres(target.url, {
       max: target.max ?? 10,
@@ -39,6 +37,9 @@ export function openDatabase(target: DatabaseTarget): DatabaseHandle {
     mkdirSync(target.dataDir, { recursive: true });
     release = lockDataDir(target.dataDir);
   }
+  // the embedded database (sandbox, tests) is loaded only when asked for: production never pays for it
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle: drizzlePglite } = await import("drizzle-orm/pglite");
   const client = new PGlite(target.dataDir);
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return {

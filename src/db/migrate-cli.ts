@@ -4,7 +4,7 @@ import { migrateDatabase } from "./migrate";
 
 /** `npm run db:migrate`: needs only DATABASE_URL (without it, the embedded database under DATA_DIR). */
 try {
-  const handle = openDatabase(databaseTargetFromEnv(process.env));
+  const handle = await openDatabase(databaseTargetFromEnv(process.env));
   try {
     await migrateDatabase(handle);
   } finally {

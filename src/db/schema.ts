@@ -413,6 +413,15 @@ export const processedUpdates = pgTable(
     leaseOwner: text("lease_owner"),
     leaseUntil: timestamp("lease_until", { withTimezone: true }),
     attempts: integer("attempts").notNull().default(0),
+    /** the chat and user the update belongs to: updates sharing a key are handled one at a time, in update_id order */
+    sequenceKeys: text("sequence_keys").array(),
+    /** the trace: which process handled it, and when (database clock) it was taken and finished */
+    handledBy: text("handled_by"),
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
-  (t) => [index("processed_updates_pending").on(t.state, t.leaseUntil).where(sql`${t.state} = 'pending'`)],
+  (t) => [
+    index("processed_updates_pending").on(t.state, t.leaseUntil).where(sql`${t.state} = 'pending'`),
+    index("processed_updates_pending_keys").using("gin", t.sequenceKeys).where(sql`${t.state} = 'pending'`),
+  ],
 );

@@ -28,26 +28,3 @@ export async function reconcile(
   if (rows.length > 0) logger.info({ count: rows.length }, "reconciler re-enqueued unfinished generations");
   return rows.length;
 }
-
-export function startReconciler(
-  run: () => Promise<unknown>,
-  intervalMs: number,
-  logger: Logger,
-): { stop(): void } {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await run();
-    } catch (err) {
-      logger.warn({ err }, "reconciler pass failed");
-    } finally {
-      running = false;
-    }
-  };
-  void tick();
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
-}

@@ -1,6 +1,11 @@
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import { request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { HttpBindings } from "@hono/node-server";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Api } from "grammy";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { Logger } from "../lib/logger";
 import type { MediaStore, StoredFile } from "../storage/media-store";
 import { verifyFileToken } from "../storage/signed-tokens";
@@ -16,6 +21,68 @@ export interface FileProxyDeps {
   /** real ms to wait for Telegram's file server to answer before a 502 */
   upstreamTimeoutMs?: number;
 }
+
+/** Telegram's file server did not answer in time. */
+class UpstreamTimeout extends Error {
+  override name = "TimeoutError";
+}
+
+/**
+ * `GET` (or `HEAD`) on `url` with node's own client: resolves with the answer's
+ * head once it came, within `timeoutMs`; the body is then the caller's to read
+ * (or to destroy). An error never quotes the URL (it holds the bot token).
+ */
+function requestUpstream(url: string, method: "GET" | "HEAD", timeoutMs: number): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const send = target.protocol === "https:" ? httpsRequest : httpRequest;
+    const req = send(target, { method });
+    const timer = setTimeout(() => req.destroy(new UpstreamTimeout("no answer in time")), timeoutMs);
+    req.once("response", (res) => {
+      clearTimeout(timer);
+      resolve(res);
+    });
+    // `on`, not `once`: a later error (the connection reset mid-body) reaches the body's reader
+    req.on("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.end();
+  });
+}
+
+/**
+ * Writes `headers` and `body` straight to node's response (the headers Hono
+ * already prepared, e.g. X-Request-Id, too): chunks go from socket to socket,
+ * not through web streams whose buffers are freed only at GC. A client gone
+ * mid-way destroys `body` (and with it the upstream connection).
+ */
+async function relay(
+  c: Context,
+  outgoing: ServerResponse,
+  headers: Record<string, string>,
+  body: NodeJS.ReadableStream & { destroy(): void },
+  logger: Logger,
+): Promise<Response> {
+  c.res.headers.forEach((value, key) => {
+    outgoing.setHeader(key, value);
+  });
+  outgoing.writeHead(200, headers);
+  try {
+    await pipeline(body, outgoing);
+  } catch (err) {
+    // the client went away, or the upstream broke off: nothing left to answer
+    logger.info(
+      { error: err instanceof Error ? ((err as NodeJS.ErrnoException).code ?? err.name) : "unknown" },
+      "file proxy: relay cut short",
+    );
+  }
+  return RESPONSE_ALREADY_SENT;
+}
+
+/** node's response when served by @hono/node-server; none under `app.request()` */
+const nodeResponse = (c: Context): ServerResponse | undefined =>
+  (c.env as Partial<HttpBindings> | undefined)?.outgoing;
 
 /**
  * `GET /files/<token>`: the service downloads our users' uploads here, and users
@@ -37,6 +104,8 @@ export function fileProxyRoutes(deps: FileProxyDeps): Hono {
       };
       // a HEAD (download managers send one first) opens nothing: an unread stream would keep its descriptor
       if (c.req.method === "HEAD") return new Response(null, { headers });
+      const outgoing = nodeResponse(c);
+      if (outgoing) return relay(c, outgoing, headers, deps.store.open(file.path), deps.logger);
       const body = Readable.toWeb(deps.store.open(file.path)) as unknown as ReadableStream;
       return new Response(body, { headers });
     };
@@ -62,22 +131,49 @@ export function fileProxyRoutes(deps: FileProxyDeps): Hono {
       return c.json({ error: "not_found" }, 404);
     }
     if (!filePath) return c.json({ error: "not_found" }, 404);
-    let upstream: Response;
-    // bounds the wait for Telegram's answer, not the (possibly long) download after it
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), deps.upstreamTimeoutMs ?? 30_000);
-    try {
-      upstream = await doFetch(`${apiRoot}/file/bot${token}/${filePath}`, {
-        method: c.req.method === "HEAD" ? "HEAD" : "GET",
-        signal: abort.signal,
-      });
-    } catch (err) {
+    const method = c.req.method === "HEAD" ? "HEAD" : "GET";
+    const timeoutMs = deps.upstreamTimeoutMs ?? 30_000;
+    const url = `${apiRoot}/file/bot${token}/${filePath}`;
+    const unreachable = (err: unknown) => {
       // never the error itself: its message may quote the URL, which holds the bot token
       deps.logger.warn(
         { error: err instanceof Error ? err.name : "unknown" },
         "file proxy: Telegram file unreachable",
       );
       return c.json({ error: "upstream" }, 502);
+    };
+    const outgoing = nodeResponse(c);
+    if (outgoing && !deps.fetch) {
+      let incoming: IncomingMessage;
+      try {
+        incoming = await requestUpstream(url, method, timeoutMs);
+      } catch (err) {
+        return unreachable(err);
+      }
+      const status = incoming.statusCode ?? 0;
+      if (status < 200 || status > 299) {
+        incoming.destroy();
+        return c.json({ error: "upstream" }, 502);
+      }
+      const headers: Record<string, string> = {};
+      for (const h of ["content-type", "content-length"]) {
+        const value = incoming.headers[h];
+        if (typeof value === "string") headers[h] = value;
+      }
+      if (method === "HEAD") {
+        incoming.resume();
+        return new Response(null, { headers });
+      }
+      return relay(c, outgoing, headers, incoming, deps.logger);
+    }
+    let upstream: Response;
+    // bounds the wait for Telegram's answer, not the (possibly long) download after it
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), timeoutMs);
+    try {
+      upstream = await doFetch(url, { method, signal: abort.signal });
+    } catch (err) {
+      return unreachable(err);
     } finally {
       clearTimeout(timer);
     }

@@ -6,6 +6,8 @@ import type { Metrics } from "./metrics";
 
 /** health checks and scrapes come every few seconds: not worth an info line each */
 const probes = new Set(["/healthz", "/readyz", "/metrics"]);
+/** Telegram's update posts: one per update, each with its own log lines by update id; an answered one only at debug */
+const updatePosts = "/telegram";
 
 /**
  * The HTTP server's root app. An error that escapes a route would otherwise be
@@ -16,7 +18,7 @@ const probes = new Set(["/healthz", "/readyz", "/metrics"]);
 export function rootApp(logger: Logger, metrics?: Pick<Metrics, "httpRequests" | "httpSeconds">): Hono {
   const app = new Hono();
   // an access log line per request, with an id the caller sees too (X-Request-Id);
-  // by route pattern, never the path (a path may hold a secret); probes only at debug
+  // by route pattern, never the path (a path may hold a secret); probes and answered updates only at debug
   app.use("*", requestId());
   app.use("*", async (c, next) => {
     const started = performance.now();
@@ -31,7 +33,8 @@ export function rootApp(logger: Logger, metrics?: Pick<Metrics, "httpRequests" |
     const labels = { method: line.method, route: line.route, status: String(line.status) };
     metrics?.httpRequests.inc(labels);
     metrics?.httpSeconds.observe(labels, line.ms / 1000);
-    if (probes.has(c.req.routePath)) logger.debug(line, "http");
+    if (probes.has(c.req.routePath) || (c.req.routePath === updatePosts && line.status < 300))
+      logger.debug(line, "http");
     else logger.info(line, "http");
   });
   app.onError((err, c) => {

@@ -27,8 +27,13 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
-/** `row(y)` returns the RGB bytes of row y (width * 3 bytes). */
-export function encodePng(width: number, height: number, row: (y: number) => Uint8Array): Buffer {
+/** `row(y)` returns the RGB bytes of row y (width * 3 bytes); `level` is zlib's (default 6). */
+export function encodePng(
+  width: number,
+  height: number,
+  row: (y: number) => Uint8Array,
+  options: { level?: number } = {},
+): Buffer {
   const stride = width * 3 + 1;
   const raw = Buffer.alloc(stride * height);
   for (let y = 0; y < height; y++) {
@@ -43,7 +48,7 @@ export function encodePng(width: number, height: number, row: (y: number) => Uin
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk("IHDR", ihdr),
-    chunk("IDAT", deflateSync(raw)),
+    chunk("IDAT", deflateSync(raw, options.level === undefined ? {} : { level: options.level })),
     chunk("IEND", Buffer.alloc(0)),
   ]);
 }

@@ -1,6 +1,5 @@
 import type { IncomingMessage } from "node:http";
 import { Transform } from "node:stream";
-import { parseStream } from "music-metadata";
 import type { Logger } from "../lib/logger";
 import {
   type LinkControl,
@@ -47,6 +46,8 @@ async function durationOf(
   maxBytes: number,
   control: LinkControl,
 ): Promise<number | undefined> {
+  // loaded at the first dubbing link, not at start-up (the response waits, paused, meanwhile)
+  const { parseStream } = await import("music-metadata");
   let read = 0;
   let seconds: number | undefined;
   const capped = new Transform({

@@ -66,7 +66,8 @@ export function generationQueues(queues: Queues, clock: Clock, hints: SyncHints)
         if (existing) {
           // a delayed poll is brought forward; a running one finds the hint before it sleeps
           await hints.leave(id, opts.adopt);
-          if (await existing.isDelayed()) await existing.promote().catch(() => undefined);
+          // no isDelayed() first: promoting a job that is not delayed changes nothing
+          await existing.promote().catch(() => undefined);
           return;
         }
       }

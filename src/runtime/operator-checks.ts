@@ -29,6 +29,7 @@ export function startOperatorChecks(
   every("operator checks", s.clock.toReal(settings.timing.operatorChecksEveryMs), check, {
     logger: s.logger,
     stops,
+    rounds: s.rounds,
   });
 }
 
@@ -43,5 +44,9 @@ export function startMediaRetention(s: Services, timing: RuntimeTiming, stops: S
     });
     if (removed > 0) s.logger.info({ removed }, "stored results past their retention deleted");
   };
-  every("media retention", s.clock.toReal(timing.mediaRetentionEveryMs), sweep, { logger: s.logger, stops });
+  every("media retention", s.clock.toReal(timing.mediaRetentionEveryMs), sweep, {
+    logger: s.logger,
+    stops,
+    rounds: s.rounds,
+  });
 }

@@ -11,8 +11,7 @@ import { createReadiness } from "./readiness";
 import { openServices } from "./services";
 import { defaultPolicy, defaultTiming, type RuntimePolicy, type RuntimeTiming } from "./settings";
 import { createStopPhases } from "./stop-phases";
-import { startHealthServer, startWebRole, type WebRole } from "./web-role";
-import { startWorkerRole } from "./worker-role";
+import type { WebRole } from "./web-role";
 
 export { mediaWebhookPath } from "./media-service";
 export type { RuntimePolicy, RuntimeTiming } from "./settings";
@@ -73,9 +72,11 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
       { clock, logger, policy, timing, media: overrides.media, skipMigrations: overrides.skipMigrations },
       stops,
     );
+    // each role's code is loaded only where it runs: a web process never holds the
+    // workers' modules (delivery, media parsing) nor a worker the bot's conversations
     const web: WebRole | undefined =
       config.role !== "worker"
-        ? await startWebRole(
+        ? await (await import("./web-role")).startWebRole(
             services,
             {
               timing,
@@ -90,7 +91,11 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
         : undefined;
     const workers: WorkerSet | undefined =
       config.role !== "web"
-        ? startWorkerRole(services, { timing, policy, linkProbe: overrides.linkProbe }, stops)
+        ? (await import("./worker-role")).startWorkerRole(
+            services,
+            { timing, policy, linkProbe: overrides.linkProbe },
+            stops,
+          )
         : undefined;
     if (workers) {
       readiness.watch("workers", () =>
@@ -98,7 +103,8 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
       );
     }
     // the worker role alone still serves its health and its own metrics
-    const health = web ?? (await startHealthServer(services, readiness, stops));
+    const health =
+      web ?? (await (await import("./health-server")).startHealthServer(services, readiness, stops));
     await web?.intake;
     const { db, ledger, users, generations, queues, media, simulator, metrics, store, payments } = services;
     return {

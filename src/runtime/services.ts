@@ -29,6 +29,7 @@ import { languageFromCode } from "../users/language";
 import { createUsers } from "../users/users";
 import { connectMediaService } from "./media-service";
 import { type AdminAlert, adminAlerts } from "./operator-alert";
+import { roundLeases } from "./round-lease";
 import { broadcastCallTimeoutSeconds, type RuntimePolicy, type RuntimeTiming } from "./settings";
 import { phase, type StopPhases } from "./stop-phases";
 
@@ -45,7 +46,7 @@ export interface ServiceOptions {
 /** What both roles share: storage, money, queues, the media service and the Telegram API. */
 export async function openServices(config: Config, options: ServiceOptions, stops: StopPhases) {
   const { clock, logger, policy } = options;
-  const database = openDatabase(config.database);
+  const database = await openDatabase(config.database);
   stops.onStop(phase.database, () => database.close());
   if (!options.skipMigrations) await migrateDatabase(database);
   const { db } = database;
@@ -120,6 +121,8 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     /** for broadcast copies: a 429 comes back at once, to pause every worker's limiter */
     sendApi: config.telegram.token ? sendApi(config, metrics) : undefined,
     alert,
+    /** periodic rounds: one process at a time across every process of the bot */
+    rounds: roundLeases({ redis, prefix: config.redis.prefix, leaseMs: options.timing.roundLeaseMs, logger }),
     t: translateFor,
     now,
     ...serviceRequestLinks(config, now, policy),

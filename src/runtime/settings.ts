@@ -27,6 +27,10 @@ export interface RuntimeTiming {
   broadcastClaimStaleMs: number;
   /** how often the worker compares the bot's Stars transactions with the payments table */
   paymentsReconcileEveryMs: number;
+  /** how often a web process deletes handled updates past their retention from the update journal */
+  journalCleanupEveryMs: number;
+  /** real ms a periodic round's holder keeps the other processes out after it stopped renewing (it died) */
+  roundLeaseMs: number;
 }
 
 export const defaultTiming: RuntimeTiming = {
@@ -47,6 +51,8 @@ export const defaultTiming: RuntimeTiming = {
   // well past a copy's longest call (broadcastCallTimeoutSeconds)
   broadcastClaimStaleMs: 120_000,
   paymentsReconcileEveryMs: 5 * 60_000,
+  journalCleanupEveryMs: 10 * 60_000,
+  roundLeaseMs: 30_000,
 };
 
 /** A broadcast copy that got no answer in this long is given up (and not tried again). */

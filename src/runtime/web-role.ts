@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { type ServerType, serve } from "@hono/node-server";
+import type { ServerType } from "@hono/node-server";
 import type { Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { Hono } from "hono";
@@ -12,11 +12,10 @@ import { conversationCommands, conversationFeatures } from "../bot/conversations
 import { broadcastFeature } from "../bot/features/broadcast";
 import { settingsCommands, settingsFeature } from "../bot/features/settings";
 import { createInFlight, type InFlight } from "../bot/middleware/in-flight";
-import { type PollingHandle, startPolling } from "../bot/polling";
+import type { PollingHandle } from "../bot/polling";
 import { createUpdateJournal, startUpdateRecovery, type UpdateJournal } from "../bot/update-journal";
 import { telegramWebhookApp } from "../bot/webhook";
 import { groupFeatures } from "../groups/feature";
-import { adminDashboardRoutes } from "../http/admin-dashboard";
 import { fileProxyRoutes } from "../http/file-proxy";
 import { healthRoutes } from "../http/health";
 import { countFloodWaits } from "../http/instrument";
@@ -31,6 +30,8 @@ import { refundedPaymentFeature } from "../payments/refunds";
 import { createPreferences } from "../preferences/store";
 import { inviteFeature, referralCommands } from "../referrals/feature";
 import { classifyTelegramError } from "../telegram/telegram-error";
+import { listen } from "./health-server";
+import { every } from "./periodic";
 import type { Readiness } from "./readiness";
 import type { Services } from "./services";
 import type { RuntimeTiming } from "./settings";
@@ -70,7 +71,7 @@ export async function startWebRole(
   const bot = s.config.telegram.token
     ? telegramBot(s, inFlight, journal, options.botInfo, options.linkProbe)
     : undefined;
-  const app = webRoutes(s, bot, journal, options.readiness, options.timing.webhookAnswerMs);
+  const app = await webRoutes(s, bot, journal, options.readiness, options.timing.webhookAnswerMs);
   if (options.extraRoutes) app.route(options.extraRoutes.path, options.extraRoutes.app);
   const server = await listen(app, s.config.http);
   // under polling its updates drained already (phase.updates); this waits for webhook requests
@@ -89,25 +90,6 @@ export async function startWebRole(
   }
   const { port } = server.address() as AddressInfo;
   return { bot, port, url: `http://127.0.0.1:${port}`, intake };
-}
-
-/** The worker role's own HTTP server: `/healthz`, `/readyz` and its own `/metrics`. */
-export async function startHealthServer(s: Services, readiness: Readiness, stops: StopPhases) {
-  const app = rootApp(s.logger, s.metrics);
-  app.route(
-    "/",
-    healthRoutes({
-      db: s.db,
-      redis: s.redis,
-      queues: s.queues.all,
-      metrics: s.metrics,
-      parts: readiness.snapshot,
-    }),
-  );
-  const server = await listen(app, s.config.http);
-  stops.onStop(phase.intake, () => new Promise<void>((resolve) => server.close(() => resolve())));
-  const { port } = server.address() as AddressInfo;
-  return { port, url: `http://127.0.0.1:${port}` };
 }
 
 function telegramBot(
@@ -163,13 +145,13 @@ function telegramBot(
   );
 }
 
-function webRoutes(
+async function webRoutes(
   s: Services,
   bot: Bot<BotContext> | undefined,
   journal: UpdateJournal,
   readiness: Readiness,
   webhookAnswerMs: number,
-): Hono {
+): Promise<Hono> {
   const { config, logger, metrics, now } = s;
   const app = rootApp(logger, metrics);
   app.route(
@@ -202,6 +184,8 @@ function webRoutes(
     }),
   );
   if (config.dashboardPassword) {
+    // bull-board and its UI weigh ~10 MB: loaded only where an operator asked for the dashboard
+    const { adminDashboardRoutes } = await import("../http/admin-dashboard");
     app.route(
       "/",
       adminDashboardRoutes({ queues: s.queues.all, db: s.db, password: config.dashboardPassword, now }),
@@ -220,13 +204,6 @@ function webRoutes(
     );
   }
   return app;
-}
-
-function listen(app: Hono, http: { port: number; host: string }): Promise<ServerType> {
-  return new Promise<ServerType>((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port: http.port, hostname: http.host }, () => resolve(server));
-    server.once("error", reject);
-  });
 }
 
 async function closeServer(server: ServerType, inFlight: InFlight, s: Services, drainMs: number) {
@@ -292,7 +269,14 @@ async function startIntake(
   // what a crash left unfinished, then whatever a lost lease leaves behind
   const recovery = startUpdateRecovery(bot, journal, logger);
   stops.onStop(phase.updates, () => recovery.stop());
+  every("update journal cleanup", s.clock.toReal(timing.journalCleanupEveryMs), () => journal.cleanup(), {
+    logger,
+    stops,
+    rounds: s.rounds,
+    atStart: true,
+  });
   if (config.telegram.mode === "polling") {
+    const { startPolling } = await import("../bot/polling");
     const polling: PollingHandle = await startPolling(bot, journal, {
       timeoutSeconds: timing.pollingTimeoutSeconds,
       drainTimeoutMs: timing.drainMs,

@@ -1,6 +1,6 @@
 import { resumeBroadcasts } from "../broadcasts/reconciler";
 import { showStatus } from "../generations/deliver/status-message";
-import { reconcile, startReconciler } from "../generations/reconciler";
+import { reconcile } from "../generations/reconciler";
 import { sourcePinner } from "../generations/submit/pin-source";
 import { pollIntervalMs } from "../media/catalog";
 import { downloadLink, linkDownloadOptions } from "../media/link-download";
@@ -101,15 +101,16 @@ export function startWorkerRole(
     onOutcome: (queue, _gid, outcome) => s.metrics.jobOutcomes.inc({ queue, outcome }),
   });
   stops.onStop(phase.workers, () => workers.drain(timing.drainMs));
-  const reconciler = startReconciler(
+  every(
+    "reconciler",
+    clock.toReal(timing.reconcileEveryMs),
     async () => {
       await reconcile(generations, gq, logger);
       await resumeBroadcasts(s.broadcasts.store, s.broadcasts.queue, logger);
     },
-    clock.toReal(timing.reconcileEveryMs),
-    logger,
+    // a worker started after a crash or a flushed Redis puts the work back at once
+    { logger, stops, rounds: s.rounds, atStart: true },
   );
-  stops.onStop(phase.reconciler, async () => reconciler.stop());
   startOperatorChecks(s, settings, stops);
   startMediaRetention(s, timing, stops);
   const payments = paymentReconciler({
@@ -128,7 +129,7 @@ export function startWorkerRole(
     async () => {
       await payments.reconcile();
     },
-    { logger, stops },
+    { logger, stops, rounds: s.rounds },
   );
   return workers;
 }

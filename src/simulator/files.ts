@@ -5,29 +5,36 @@ import { projectPath } from "../lib/project-root";
 
 /** Output files the simulator serves itself under /files/<name>, made on request. */
 
-/** Made files are kept in memory for the most recent `cacheSize` only; they are made again, identically, when asked. */
+/**
+ * A file is made when it is added, as a service's outputs exist once it says a
+ * task completed: a client's download right after the webhook only reads it.
+ * Made files are kept in memory for the most recent `cacheSize` only; they are
+ * made again, identically, when asked.
+ */
 export function createFileStore(cacheSize = 64) {
   const files = new Map<string, { contentType: string; make: () => Buffer }>();
   const cache = new Map<string, Buffer>();
+  function get(name: string): { contentType: string; bytes: Buffer } | undefined {
+    const f = files.get(name);
+    if (!f) return undefined;
+    let bytes = cache.get(name);
+    if (bytes) cache.delete(name);
+    else bytes = f.make();
+    cache.set(name, bytes);
+    for (const oldest of cache.keys()) {
+      if (cache.size <= cacheSize) break;
+      cache.delete(oldest);
+    }
+    return { contentType: f.contentType, bytes };
+  }
   return {
     add(ext: string, contentType: string, make: () => Buffer): string {
       const name = `${randomBytes(12).toString("hex")}.${ext}`;
       files.set(name, { contentType, make });
+      get(name);
       return name;
     },
-    get(name: string): { contentType: string; bytes: Buffer } | undefined {
-      const f = files.get(name);
-      if (!f) return undefined;
-      let bytes = cache.get(name);
-      if (bytes) cache.delete(name);
-      else bytes = f.make();
-      cache.set(name, bytes);
-      for (const oldest of cache.keys()) {
-        if (cache.size <= cacheSize) break;
-        cache.delete(oldest);
-      }
-      return { contentType: f.contentType, bytes };
-    },
+    get,
   };
 }
 export type FileStore = ReturnType<typeof createFileStore>;

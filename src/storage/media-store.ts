@@ -29,6 +29,8 @@ const extensionOf: Record<string, string> = {
   "audio/ogg": "ogg",
 };
 const mimeOfExtension = Object.fromEntries(Object.entries(extensionOf).map(([m, e]) => [e, m]));
+/** what a copied output may be named after its slot number */
+const slotExtensions = new Set([...Object.values(extensionOf), "bin"]);
 
 /** Where a generation's pinned input lives: `inputs/<generation id>/source.<ext>`. */
 export const inputsArea = "inputs";
@@ -84,9 +86,14 @@ export function createMediaStore(root: string, options: { fetch?: typeof fetch; 
   /** Copies one output into the store; a second call for the same slot reuses the file. */
   async function copy(folder: string, index: number, url: string): Promise<StoredFile> {
     const dir = resolve(folder);
-    await mkdir(dir, { recursive: true });
-    for (const ext of Object.values(extensionOf).concat("bin")) {
-      const found = await existing(`${folder}/${index}.${ext}`);
+    // one listing rather than a stat per known extension: this runs before every result is sent
+    const names = await readdir(dir).catch(() => null);
+    if (names === null) await mkdir(dir, { recursive: true });
+    const kept = names?.find(
+      (n) => slotExtensions.has(n.slice(`${index}.`.length)) && n.startsWith(`${index}.`),
+    );
+    if (kept) {
+      const found = await existing(`${folder}/${kept}`);
       if (found) return found;
     }
     let res: Response;
@@ -103,9 +110,14 @@ export function createMediaStore(root: string, options: { fetch?: typeof fetch; 
     }
     const ext = guessExtension(url, res.headers.get("content-type"));
     const path = `${folder}/${index}.${ext}`;
-    const tmp = `${resolve(path)}.part`;
-    await pipeline(Readable.fromWeb(res.body as unknown as WebReadableStream), createWriteStream(tmp));
-    await rename(tmp, resolve(path));
+    // a name of its own: two copies of one slot at once (a job run again while the first still runs) never share a file
+    const tmp = `${resolve(path)}.${randomUUID()}.part`;
+    try {
+      await pipeline(Readable.fromWeb(res.body as unknown as WebReadableStream), createWriteStream(tmp));
+      await rename(tmp, resolve(path));
+    } finally {
+      await rm(tmp, { force: true });
+    }
     const stored = await existing(path);
     if (!stored) throw new Error(`stored file disappeared: ${path}`);
     return stored;

@@ -6,6 +6,10 @@ import { type Language, languageFromCode, languageSchema } from "./language";
 
 export type UserRecord = typeof users.$inferSelect;
 
+/** How precisely "last seen" is kept: a user or chat seen within this is not written again. */
+const seenEveryMs = 5 * 60_000;
+const maxChatsRemembered = 50_000;
+
 /** The parts of a Telegram `User` this service reads. */
 export interface TelegramUserLike {
   id: number;
@@ -32,28 +36,37 @@ export function createUsers(
   ledger: Ledger,
   options: { welcomeCredits: number; onGranted?(credits: number): void },
 ) {
+  // chats written lately by this process (id → what was written, when): their row needs no write per update
+  const chatsWritten = new Map<number, { fields: string; at: number }>();
+
   /**
-   * Upserts the user (and the chat, when given) on every update. The language is
+   * Records the user (and the chat, when given) as seen. The language is
    * derived from `language_code` only when the user is first seen; afterwards
    * only `setLanguage` changes it, so an explicit choice sticks. Writing to us
    * again in the private chat proves the user has not blocked the bot, so
    * `blocked_at` is cleared (an inline query or a press elsewhere proves nothing).
+   * With `known` (the row as read for this update) nothing is written when
+   * nothing changed and the user was seen within `seenEveryMs`: "last seen"
+   * is kept to that precision, and most updates write nothing.
    */
-  async function touch(from: TelegramUserLike, chat?: TelegramChatLike): Promise<UserRecord> {
+  async function touch(
+    from: TelegramUserLike,
+    chat?: TelegramChatLike,
+    known?: UserRecord,
+  ): Promise<UserRecord> {
     const profile = { username: from.username ?? null, firstName: from.first_name };
+    const unblock = chat?.type === "private";
     const [user] = await Promise.all([
-      db
-        .insert(users)
-        .values({ id: from.id, ...profile, language: languageFromCode(from.language_code) })
-        .onConflictDoUpdate({
-          target: users.id,
-          set: {
-            ...profile,
-            lastSeenAt: sql`now()`,
-            ...(chat?.type === "private" ? { blockedAt: null } : {}),
-          },
-        })
-        .returning(),
+      known && unchanged(known, profile, unblock)
+        ? [known]
+        : db
+            .insert(users)
+            .values({ id: from.id, ...profile, language: languageFromCode(from.language_code) })
+            .onConflictDoUpdate({
+              target: users.id,
+              set: { ...profile, lastSeenAt: sql`now()`, ...(unblock ? { blockedAt: null } : {}) },
+            })
+            .returning(),
       chat ? touchChat(chat) : Promise.resolve(),
     ]);
     const row = user[0];
@@ -61,12 +74,30 @@ export function createUsers(
     return row;
   }
 
+  function unchanged(
+    known: UserRecord,
+    profile: { username: string | null; firstName: string },
+    unblock: boolean,
+  ): boolean {
+    return (
+      known.username === profile.username &&
+      known.firstName === profile.firstName &&
+      Date.now() - known.lastSeenAt.getTime() < seenEveryMs &&
+      !(unblock && known.blockedAt !== null)
+    );
+  }
+
   async function touchChat(chat: TelegramChatLike): Promise<void> {
     const fields = { type: chat.type, title: chat.title ?? null, isForum: chat.is_forum ?? false };
+    const written = JSON.stringify(fields);
+    const last = chatsWritten.get(chat.id);
+    if (last && last.fields === written && Date.now() - last.at < seenEveryMs) return;
     await db
       .insert(chats)
       .values({ id: chat.id, ...fields })
       .onConflictDoUpdate({ target: chats.id, set: { ...fields, lastSeenAt: sql`now()` } });
+    if (chatsWritten.size >= maxChatsRemembered) chatsWritten.clear();
+    chatsWritten.set(chat.id, { fields: written, at: Date.now() });
   }
 
   async function get(id: number): Promise<UserRecord | undefined> {

@@ -3,23 +3,34 @@ import { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { BotContext } from "../../src/bot/context";
-import { createUpdateJournal, journalUpdates } from "../../src/bot/update-journal";
+import {
+  type ClaimOutcome,
+  createUpdateJournal,
+  journalUpdates,
+  type UpdateClaim,
+} from "../../src/bot/update-journal";
 import { processedUpdates } from "../../src/db/schema";
 import { testBotInfo } from "../support/bot-info";
 import { createTestDatabase, type TestDatabase } from "../support/db";
 import { captureLogs } from "../support/log-capture";
 
 let nextId = 1_000;
-const update = (): Update => ({
+let nextPerson = 1;
+/** an update of `person` (a new person by default), in their private chat */
+const update = (person = nextPerson++): Update => ({
   update_id: nextId++,
   message: {
-    message_id: 1,
+    message_id: nextId,
     date: 0,
-    chat: { id: 1, type: "private", first_name: "A" },
-    from: { id: 1, is_bot: false, first_name: "A" },
+    chat: { id: person, type: "private", first_name: "A" },
+    from: { id: person, is_bot: false, first_name: "A" },
     text: "/start",
   },
 });
+const held = (c: ClaimOutcome): UpdateClaim => {
+  if (typeof c !== "object") throw new Error(`expected a claim, got ${c}`);
+  return c;
+};
 
 describe("the update journal", () => {
   let database: TestDatabase;
@@ -38,11 +49,12 @@ describe("the update journal", () => {
     await journal.record([u]);
     expect((await row(u.update_id))?.state).toBe("pending");
     const claims = await Promise.all([journal.claim(u), journal.claim(u), journal.claim(u)]);
-    expect(claims.filter((c) => c !== null)).toHaveLength(1);
-    const c = claims.find((x) => x !== null)!;
+    expect(claims.filter((c) => typeof c === "object")).toHaveLength(1);
+    expect(claims.filter((c) => c === "taken")).toHaveLength(2);
+    const c = held(claims.find((x) => typeof x === "object")!);
     await journal.finish(c);
     expect(await row(u.update_id)).toMatchObject({ state: "done", payload: null, attempts: 1 });
-    expect(await journal.claim(u)).toBeNull();
+    expect(await journal.claim(u)).toBe("taken");
   });
 
   test("what a dead handler left (an expired lease, or recorded and never claimed) is handed out again", async () => {
@@ -50,9 +62,9 @@ describe("the update journal", () => {
     const leased = update();
     const neverClaimed = update();
     await journal.record([leased, neverClaimed]);
-    expect(await journal.claim(leased)).not.toBeNull();
+    held(await journal.claim(leased));
     // the handler dies: no finish, no renewal
-    expect(await journal.claim(leased)).toBeNull();
+    expect(await journal.claim(leased)).toBe("taken");
     const deadline = Date.now() + 5_000;
     let left: Update[] = [];
     while (Date.now() < deadline) {
@@ -63,21 +75,20 @@ describe("the update journal", () => {
       await new Promise((r) => setTimeout(r, 25));
     }
     expect(left).toEqual([leased, neverClaimed]);
-    const again = await journal.claim(leased);
-    expect(again?.attempts).toBe(2);
+    expect(held(await journal.claim(leased)).attempts).toBe(2);
   });
 
   test("a released claim can be taken again at once; attempts are counted", async () => {
     const journal = createUpdateJournal(database.db, { leaseMs: 60_000 });
     const u = update();
-    const first = await journal.claim(u);
-    await journal.release(first!);
-    const second = await journal.claim(u);
-    expect(second?.attempts).toBe(2);
+    const first = held(await journal.claim(u));
+    await journal.release(first);
+    const second = held(await journal.claim(u));
+    expect(second.attempts).toBe(2);
     // the first handler's late finish does not touch the second's claim
-    await journal.finish(first!);
+    await journal.finish(first);
     expect((await row(u.update_id))?.state).toBe("pending");
-    await journal.finish(second!);
+    await journal.finish(second);
     expect((await row(u.update_id))?.state).toBe("done");
   });
 
@@ -103,5 +114,101 @@ describe("the update journal", () => {
       lines.filter((l) => l.msg === "update given up after repeated failures" && l.level === 40),
     ).toHaveLength(1);
     expect((await journal.leftover()).some((x) => x.update_id === u.update_id)).toBe(false);
+  });
+
+  test("one person's updates are taken in turn across journals (processes); other people's meanwhile", async () => {
+    const here = createUpdateJournal(database.db, { leaseMs: 60_000 });
+    const there = createUpdateJournal(database.db, { leaseMs: 60_000 });
+    const person = nextPerson++;
+    const [first, second, third] = [update(person), update(person), update(person)];
+    const stranger = update();
+    await here.record([first, second, third, stranger]);
+    // the second waits for the first (pending), wherever it is asked
+    expect(await there.claim(second)).toBe("wait");
+    const a = held(await here.claim(first));
+    expect(await there.claim(second)).toBe("wait");
+    expect(await here.claim(third)).toBe("wait");
+    // someone else is not held up
+    held(await there.claim(stranger));
+    await here.finish(a);
+    const b = held(await there.claim(second));
+    expect(await here.claim(third)).toBe("wait");
+    await there.finish(b);
+    held(await here.claim(third));
+  });
+
+  test("an earlier update that arrives while a later one of the same chat is in hand waits for it", async () => {
+    const journal = createUpdateJournal(database.db, { leaseMs: 60_000 });
+    const person = nextPerson++;
+    const earlier = update(person);
+    const later = update(person);
+    const c = held(await journal.claim(later));
+    expect(await journal.claim(earlier)).toBe("wait");
+    await journal.finish(c);
+    held(await journal.claim(earlier));
+  });
+
+  test("a claim taken on arrival (webhook) is handed to the handler, and a done update's redelivery is refused", async () => {
+    const journal = createUpdateJournal(database.db, { leaseMs: 60_000 });
+    const u = update();
+    expect(await journal.arrive(u)).toBe(true);
+    expect((await row(u.update_id))?.state).toBe("pending");
+    const c = await journal.claimInTurn(u, [`chat:${u.message?.chat.id}`, `user:${u.message?.from?.id}`]);
+    await journal.finish(held(c));
+    expect(await journal.arrive(u)).toBe(false);
+  });
+
+  test("a waiting update is woken in its process as soon as the one before it ends", async () => {
+    const journal = createUpdateJournal(database.db, { leaseMs: 60_000 });
+    const person = nextPerson++;
+    const first = update(person);
+    const second = update(person);
+    await journal.record([first, second]);
+    const a = held(await journal.claim(first));
+    const keys = [`chat:${person}`, `user:${person}`];
+    let claimedAt = 0;
+    const waiting = journal.claimInTurn(second, keys).then((c) => {
+      claimedAt = Date.now();
+      return c;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(claimedAt).toBe(0);
+    const finishedAt = Date.now();
+    await journal.finish(a);
+    held(await waiting);
+    // pauses grow to 100 ms: a wake-up, not a poll, took it
+    expect(claimedAt - finishedAt).toBeLessThan(100);
+  });
+
+  test("two bots over one database never run one person's updates at once or out of order", async () => {
+    const people = Array.from({ length: 4 }, () => nextPerson++);
+    const updates = Array.from({ length: 60 }, (_, i) => update(people[i % people.length]));
+    const events: { person: number; id: number; at: "start" | "end" }[] = [];
+    const bots = [0, 1].map(() => {
+      const journal = createUpdateJournal(database.db, { leaseMs: 60_000 });
+      const bot = new Bot<BotContext>("123456:test-token-not-real-aaaaaaaaaaaa", { botInfo: testBotInfo });
+      bot.use((ctx, next) => {
+        ctx.logger = captureLogs().logger;
+        return next();
+      });
+      bot.use(journalUpdates(journal));
+      bot.use(async (ctx) => {
+        const person = ctx.from?.id ?? 0;
+        events.push({ person, id: ctx.update.update_id, at: "start" });
+        await new Promise((r) => setTimeout(r, 2 + (ctx.update.update_id % 5)));
+        events.push({ person, id: ctx.update.update_id, at: "end" });
+      });
+      return { bot, journal };
+    });
+    await bots[0]!.journal.record(updates);
+    // every update handed to both bots at once, as two web processes given the same redelivery would be
+    await Promise.all(updates.flatMap((u) => bots.map(({ bot }) => bot.handleUpdate(u))));
+    for (const person of people) {
+      const mine = events.filter((e) => e.person === person);
+      const order = mine.filter((e) => e.at === "start").map((e) => e.id);
+      expect(order).toEqual(updates.filter((u) => u.message?.from?.id === person).map((u) => u.update_id));
+      // start, end, start, end: never two open at once
+      expect(mine.map((e) => e.at)).toEqual(order.flatMap(() => ["start", "end"]));
+    }
   });
 });

@@ -26,7 +26,7 @@ export async function createTestDatabase(
   await admin.unsafe(`create database "${name}"`);
   await admin.end();
   const url = withDatabase(testServerUrl, name);
-  const handle = openDatabase({ kind: "postgres", url, max: options.max ?? 10 });
+  const handle = await openDatabase({ kind: "postgres", url, max: options.max ?? 10 });
   if (options.migrate !== false) await migrateDatabase(handle);
   return {
     ...handle,
@@ -42,7 +42,7 @@ export async function createTestDatabase(
 }
 
 export async function createPgliteDatabase(): Promise<TestDatabase> {
-  const handle = openDatabase({ kind: "pglite" });
+  const handle = await openDatabase({ kind: "pglite" });
   await migrateDatabase(handle);
   return { ...handle, name: "pglite", url: "memory://", drop: () => handle.close() };
 }

@@ -15,9 +15,10 @@ function fakeJournal() {
   return {
     recorded,
     down: false,
-    async record(updates: readonly Update[]) {
+    async arrive(update: Update) {
       if (this.down) throw new Error("database unavailable");
-      recorded.push(...updates.map((u) => u.update_id));
+      recorded.push(update.update_id);
+      return true;
     },
   };
 }
@@ -34,7 +35,13 @@ function setup(handler: (ctx: BotContext) => Promise<void> | void) {
       body,
     });
   const post = (headers: Record<string, string>, updateId: number) =>
-    postBody(headers, JSON.stringify({ update_id: updateId, poll: { id: "1" } }));
+    postBody(
+      headers,
+      JSON.stringify({
+        update_id: updateId,
+        message: { message_id: 1, date: 0, chat: { id: 1, type: "private", first_name: "A" }, text: "hi" },
+      }),
+    );
   return { post, postBody, journal };
 }
 
@@ -103,6 +110,13 @@ describe("telegram webhook app: nothing answered 200 is lost", () => {
     });
     expect((await post(withSecret, 7)).status).toBe(200);
     expect(order).toEqual(["handled 7 (recorded: 7)"]);
+  });
+
+  test("an update type the bot does not serve is answered 200 and never recorded", async () => {
+    const { postBody, journal } = setup(() => undefined);
+    const res = await postBody(withSecret, JSON.stringify({ update_id: 11, poll: { id: "1" } }));
+    expect(res.status).toBe(200);
+    expect(journal.recorded).toEqual([]);
   });
 
   test("an update that cannot be recorded is not handled and answered 500, so Telegram retries", async () => {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createLedger, type Ledger } from "../../src/credits/ledger";
-import { chats } from "../../src/db/schema";
+import { chats, users as usersTable } from "../../src/db/schema";
 import { languageFromCode } from "../../src/users/language";
 import { createUsers, type Users } from "../../src/users/users";
 import { createTestDatabase, type TestDatabase } from "../support/db";
@@ -121,5 +121,50 @@ describe("users", () => {
     await none.touch({ id, first_name: "Z" });
     expect(await none.welcome(id)).toEqual({ granted: false, amount: 0 });
     expect(await ledger.account(id)).toMatchObject({ available: 0, held: 0 });
+  });
+
+  describe("touch with the row read for this update (the hot path)", () => {
+    const rename = (id: number, firstName: string) =>
+      database.db.update(usersTable).set({ firstName }).where(eq(usersTable.id, id));
+
+    test("writes nothing when nothing changed and the user was seen lately", async () => {
+      const id = newId();
+      const known = await users.touch({ id, first_name: "Sara" });
+      // changed behind its back: a write would put "Sara" back
+      await rename(id, "Elsewhere");
+      expect(await users.touch({ id, first_name: "Sara" }, undefined, known)).toBe(known);
+      expect((await users.get(id))?.firstName).toBe("Elsewhere");
+    });
+
+    test("writes a changed name, a stale last-seen, and an unblock in the private chat", async () => {
+      const id = newId();
+      const known = await users.touch({ id, first_name: "Sara" });
+      expect((await users.touch({ id, first_name: "Sara B." }, undefined, known)).firstName).toBe("Sara B.");
+
+      const seen = await users.touch({ id, first_name: "Sara B." });
+      await rename(id, "Elsewhere");
+      const longAgo = { ...seen, lastSeenAt: new Date(Date.now() - 6 * 60_000) };
+      const fresh = await users.touch({ id, first_name: "Sara B." }, undefined, longAgo);
+      expect(fresh.firstName).toBe("Sara B.");
+      expect(fresh.lastSeenAt.getTime()).toBeGreaterThan(longAgo.lastSeenAt.getTime());
+
+      expect(await users.markBlocked(id)).toBe(true);
+      const blocked = await users.get(id);
+      const privateChat = { id, type: "private" };
+      expect((await users.touch({ id, first_name: "Sara B." }, privateChat, blocked))?.blockedAt).toBeNull();
+    });
+
+    test("a chat is written again only when it changed or after a while", async () => {
+      const id = newId();
+      const groupId = -1_000_000_000_000 - id;
+      const title = async () =>
+        (await database.db.select().from(chats).where(eq(chats.id, groupId)))[0]?.title;
+      await users.touch({ id, first_name: "G" }, { id: groupId, type: "supergroup", title: "Club" });
+      await database.db.update(chats).set({ title: "Elsewhere" }).where(eq(chats.id, groupId));
+      await users.touch({ id, first_name: "G" }, { id: groupId, type: "supergroup", title: "Club" });
+      expect(await title()).toBe("Elsewhere");
+      await users.touch({ id, first_name: "G" }, { id: groupId, type: "supergroup", title: "Club 2" });
+      expect(await title()).toBe("Club 2");
+    });
   });
 });

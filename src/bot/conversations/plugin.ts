@@ -10,6 +10,12 @@ import type { Conv } from "./screen";
 
 const conversationStoragePrefix = "conversation:";
 
+/** Where the conversations of this update's chat and sender are stored; undefined without both. */
+export function conversationStorageKey(ctx: Pick<Context, "chatId" | "from">): string | undefined {
+  const key = chatUserKey(ctx);
+  return key === undefined ? undefined : `${conversationStoragePrefix}${key}`;
+}
+
 /**
  * Bump when a conversation changes so that replays stored by the previous
  * release no longer fit the code: those conversations then start afresh
@@ -38,7 +44,12 @@ export function conversationsPlugin(db: Database): MiddlewareFn<BotContext> {
       adapter: {
         read: (ctx) => {
           const key = chatUserKey(ctx);
-          return key === undefined ? undefined : adapter.read(key);
+          if (key === undefined) return undefined;
+          // read with the sender's row at the start of the update (loadSender): no read of its own
+          const stored = ctx.storedConversation;
+          if (stored === undefined) return adapter.read(key);
+          ctx.storedConversation = undefined;
+          return stored.json === null ? undefined : adapter.decode(stored.json);
         },
         write: async (ctx, state) => {
           const key = chatUserKey(ctx);

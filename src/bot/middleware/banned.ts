@@ -27,8 +27,9 @@ export function bannedUsersStop(adminIds: readonly number[]): MiddlewareFn<BotCo
     // money that already moved is recorded whoever moved it: a payment made
     // before the ban, or a refund, goes on to its handler
     if (ctx.message?.successful_payment || ctx.message?.refunded_payment) return next();
-    const state = await ctx.deps.users.banState(from.id);
-    if (!state?.banned) return next();
+    // read by loadSender, before this
+    const state = ctx.knownUser;
+    if (!state || state.bannedAt === null) return next();
 
     ctx.i18n.useLocale(languageFromCode(state.language));
     const notice = ctx.t("banned-notice");

@@ -9,7 +9,7 @@ export function registerUser(): MiddlewareFn<BotContext> {
   return async (ctx, next) => {
     const from = ctx.from;
     if (from && !from.is_bot) {
-      ctx.user = await ctx.deps.users.touch(from, ctx.chat);
+      ctx.user = await ctx.deps.users.touch(from, ctx.chat, ctx.knownUser);
       await ctx.i18n.renegotiateLocale();
     }
     return next();

@@ -9,7 +9,7 @@ import {
   type TelegramFailureKind,
 } from "../../telegram/telegram-error";
 import { endedBadly, type Generation, type Generations } from "../service";
-import { type Delivered, deliverOutputs } from "./send-outputs";
+import { copyOutputs, type Delivered, deliverOutputs } from "./send-outputs";
 import { showStatus } from "./status-message";
 
 export interface DeliverDeps extends InlineDeliveryDeps {
@@ -63,9 +63,15 @@ async function deliverOnce(id: string, deps: DeliverDeps): Promise<DeliverOutcom
   if (g.deliveryAttempts >= deps.maxDeliveryAttempts) {
     return undeliverable(g, `gave up after ${g.deliveryAttempts} attempts`, deps);
   }
+  // our copies of the outputs are made while the attempt is recorded: copying sends nothing
+  const copied = g.inlineMessageId ? undefined : copyOutputs(g, deps.store);
+  copied?.catch(() => undefined); // its failure is the send's, below
   // at least once: a crash between send and `delivered` sends again on the next attempt
   const delivering = await generations.startDelivery(id);
-  if (!delivering) return { kind: "nothing-to-do" };
+  if (!delivering) {
+    await copied?.catch(() => undefined);
+    return { kind: "nothing-to-do" };
+  }
   const attempt = delivering.deliveryAttempts;
   await generations.recordDelivery(id, attempt, { state: "sending" });
   let delivered: Delivered;
@@ -73,7 +79,7 @@ async function deliverOnce(id: string, deps: DeliverDeps): Promise<DeliverOutcom
   try {
     delivered = inlineMessageId
       ? await deliverInline({ ...delivering, inlineMessageId }, deps)
-      : await deliverOutputs(delivering, deps);
+      : await deliverOutputs(delivering, deps, copied);
   } catch (err) {
     await generations.recordDelivery(id, attempt, { state: "failed", error: (err as Error).message });
     const reason = unreachable(err);

@@ -1,6 +1,5 @@
 import { type Api, InlineKeyboard, InputFile } from "grammy";
 import type { InputMediaDocument, InputMediaPhoto, Message } from "grammy/types";
-import { parseFile } from "music-metadata";
 import type { TranslateFor } from "../../bot/i18n";
 import { shorten } from "../../lib/shorten";
 import { limits as catalogLimits } from "../../media/catalog";
@@ -98,6 +97,8 @@ async function audioFacts(
   const label = params.operation === "dub" ? `dubbed-${params.targetLanguage}` : params.operation;
   let duration: number | undefined;
   try {
+    // only audio results need it: loaded at the first one
+    const { parseFile } = await import("music-metadata");
     const meta = await parseFile(f.absolutePath, { duration: true, skipCovers: true });
     if (meta.format.duration) duration = Math.max(1, Math.round(meta.format.duration));
   } catch {
@@ -135,14 +136,41 @@ async function sendAlbumButtons(
  * topic of the request. Uploads come from files we can read again, so a retry
  * after a failed send re-uploads the same bytes.
  */
-export async function deliverOutputs(g: Generation, deps: DeliveryDeps): Promise<Delivered> {
+export async function deliverOutputs(
+  g: Generation,
+  deps: DeliveryDeps,
+  copied: Promise<StoredFile[]> = copyOutputs(g, deps.store),
+): Promise<Delivered> {
   if (g.chatId === null) throw new Error(`generation ${g.id} has no chat to deliver to`);
   const limits = deps.limits ?? telegramLimits;
-  const outputs = (g.outputs ?? []) as Array<{ url: string }>;
-  const files: StoredFile[] = [];
-  for (const [i, o] of outputs.entries()) files.push(await deps.store.copy(g.id, i, o.url));
-
   const chatId = g.chatId;
+  const action =
+    g.operation === "video" ? "upload_video" : g.operation === "dub" ? "upload_voice" : "upload_photo";
+  // "sending a photo…" while the copy and the upload run: it never holds them up (a 429 on it
+  // would wait in the auto-retry), and a lost chat action is no reason to fail
+  const showing = deps.api
+    .sendChatAction(chatId, action, g.threadId ? { message_thread_id: g.threadId } : {})
+    .catch(() => undefined);
+  try {
+    return await sendFiles(g, deps, chatId, limits, await copied);
+  } finally {
+    await showing;
+  }
+}
+
+/** Our copies of a generation's outputs, side by side; a slot copied before is reused. */
+export function copyOutputs(g: Generation, store: MediaStore): Promise<StoredFile[]> {
+  const outputs = (g.outputs ?? []) as Array<{ url: string }>;
+  return Promise.all(outputs.map((o, i) => store.copy(g.id, i, o.url)));
+}
+
+async function sendFiles(
+  g: Generation,
+  deps: DeliveryDeps,
+  chatId: number,
+  limits: TelegramLimits,
+  files: StoredFile[],
+): Promise<Delivered> {
   const caption = captionOf(g, deps.t, limits);
   // a link to a picture too big to send has no file id to edit or enlarge
   const keyboard = resultKeyboard(g, deps.t, 0);
@@ -150,12 +178,6 @@ export async function deliverOutputs(g: Generation, deps: DeliveryDeps): Promise
   const upload = (f: StoredFile) => new InputFile(f.absolutePath, f.fileName);
   const sent: Message[] = [];
 
-  const action =
-    g.operation === "video" ? "upload_video" : g.operation === "dub" ? "upload_voice" : "upload_photo";
-  // "sending a photo…" while the upload runs; a lost chat action is no reason to fail
-  await deps.api
-    .sendChatAction(chatId, action, g.threadId ? { message_thread_id: g.threadId } : {})
-    .catch(() => undefined);
   const tooBig = files.filter((f) => f.size > limits.uploadMaxBytes);
   const sendable = files.filter((f) => f.size <= limits.uploadMaxBytes);
 

@@ -1,4 +1,3 @@
-import { parseFile } from "music-metadata";
 import type { Logger } from "../../lib/logger";
 import type { GuardedResult, LinkFailure } from "../../media/guarded-fetch";
 import { type LinkDownloaded, linkDownloadMaxBytes } from "../../media/link-download";
@@ -50,6 +49,7 @@ class NotDownloaded extends Error {
 /** The length of the whole file, or undefined when it cannot be read as audio or video. */
 async function measure(path: string): Promise<number | undefined> {
   try {
+    const { parseFile } = await import("music-metadata");
     const meta = await parseFile(path, { duration: true, skipCovers: true });
     const d = meta.format.duration;
     return d !== undefined && Number.isFinite(d) && d > 0 ? d : undefined;

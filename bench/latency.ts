@@ -1,0 +1,198 @@
+import type { ChildProcess } from "node:child_process";
+import { availableParallelism, loadavg } from "node:os";
+import { and, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import { generations } from "../src/db/schema";
+import type { CallRecord, TestUser } from "../src/playground/telegram";
+import { requestImage, startHarness } from "../test/support/harness";
+import { percentile } from "./percentile";
+import { report } from "./support/report";
+
+/**
+ * From result to chat: the time between the media service sending a
+ * `task.completed` webhook to the bot and the result reaching Telegram, for G
+ * image generations (BENCH_GENERATIONS, default 200) by U users (BENCH_USERS,
+ * default 100), requested through the Telegram stand-in at R per second
+ * (BENCH_RATE, default 10: under the bot's global send limit, so the numbers
+ * say what one result waits for, not how long a queue of them is). The bot runs
+ * in a process of its own (web and workers, polling the stand-in); both ends
+ * are timed where they are observed: the simulator's time of sending the
+ * webhook, and the stand-in's time of receiving the sendPhoto (or album,
+ * document) call. Targets: p50 ≤ 50 ms, p99 ≤ 200 ms.
+ */
+const count = Number(process.env.BENCH_GENERATIONS ?? 200);
+const userCount = Number(process.env.BENCH_USERS ?? 100);
+const rate = Number(process.env.BENCH_RATE ?? 10);
+/** the simulated model's working time, long enough that the webhook, not a poll, finds each result */
+const taskMs = Number(process.env.BENCH_TASK_MS ?? 1_000);
+const targets = { p50_ms: 50, p99_ms: 200 };
+
+const resultMethods = new Set(["sendPhoto", "sendMediaGroup", "sendDocument", "sendVideo", "sendAudio"]);
+const sentMessage = z.object({ message_id: z.number() });
+const sentResult = z.union([sentMessage, z.array(sentMessage)]);
+
+/** The message ids a result call created, in its chat. */
+function messageIdsOf(call: CallRecord): number[] {
+  if (!call.response.ok) return [];
+  const parsed = sentResult.safeParse(call.response.result);
+  if (!parsed.success) return [];
+  return Array.isArray(parsed.data) ? parsed.data.map((m) => m.message_id) : [parsed.data.message_id];
+}
+
+const h = await startHarness({
+  clockFactor: 1,
+  noRuntime: true,
+  env: { LOG_LEVEL: "warn", WELCOME_CREDITS: "1000" },
+  telegramRules: { flood: false },
+  simulator: { latencyMs: { image: taskMs, edit: taskMs, video: taskMs, dub: taskMs } },
+});
+let bot: ChildProcess | undefined;
+try {
+  bot = await h.spawnRuntime({});
+  const people: TestUser[] = Array.from({ length: userCount }, () => h.tg.user());
+  for (let i = 0; i < people.length; i += 20) {
+    await Promise.all(
+      people.slice(i, i + 20).map(async (u) => {
+        const sent = await u.send("/start");
+        await u.waitFor((m) => Boolean(m.text), { after: sent, timeoutMs: 30_000 });
+      }),
+    );
+  }
+
+  const loadBefore = loadavg()[0] ?? 0;
+  // request i at i/R seconds; a user's second request comes a round (U/R s) after the first
+  const t0 = Date.now();
+  const failures: string[] = [];
+  await Promise.all(
+    Array.from({ length: count }, async (_, i) => {
+      const wait = t0 + (i * 1000) / rate - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      await requestImage(people[i % people.length]!, `latency bench ${i}`).catch((err: unknown) => {
+        failures.push(err instanceof Error ? err.message : String(err));
+      });
+    }),
+  );
+  const requested = count - failures.length;
+  const ids = people.map((u) => u.id);
+
+  const deadline = Date.now() + 120_000;
+  let delivered = 0;
+  for (;;) {
+    delivered = await h.db.db.$count(
+      generations,
+      and(inArray(generations.userId, ids), eq(generations.state, "delivered")),
+    );
+    if (delivered >= requested || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+
+  const rows = await h.db.db
+    .select({
+      taskId: generations.taskId,
+      chatId: generations.chatId,
+      messageIds: generations.deliveredMessageIds,
+    })
+    .from(generations)
+    .where(and(inArray(generations.userId, ids), eq(generations.state, "delivered")));
+
+  const webhookAt = new Map<string, number>();
+  let webhookRetries = 0;
+  for (const d of h.sim.webhookDeliveries) {
+    if (d.attempt > 1) webhookRetries++;
+    const first = webhookAt.get(d.taskId);
+    if (first === undefined || d.at < first) webhookAt.set(d.taskId, d.at);
+  }
+  // the first call that created one of a result's messages, by chat and message id
+  const resultAt = new Map<string, number>();
+  for (const call of h.tg.calls) {
+    if (!resultMethods.has(call.method)) continue;
+    const chat = String(call.params.chat_id);
+    for (const id of messageIdsOf(call)) {
+      const key = `${chat}/${id}`;
+      if (!resultAt.has(key)) resultAt.set(key, call.at);
+    }
+  }
+
+  // where the time goes, as the far ends see it: the bot's look at the task, its
+  // download of the output, its first Telegram call into the chat (the chat action)
+  const firstAfter = (at: number[], from: number) => at.filter((t) => t >= from).sort((a, b) => a - b)[0];
+  const simAt = (path: string) => h.sim.requests.filter((r) => r.path === path).map((r) => r.at);
+  const chatCallsAt = new Map<string, number[]>();
+  for (const call of h.tg.calls) {
+    const chat = String(call.params.chat_id);
+    chatCallsAt.set(chat, [...(chatCallsAt.get(chat) ?? []), call.at]);
+  }
+  const phases: Record<string, number[]> = {
+    webhook_to_task_lookup: [],
+    lookup_to_download: [],
+    download_to_first_telegram_call: [],
+    first_call_to_result: [],
+  };
+
+  const times: number[] = [];
+  let unmatched = 0;
+  for (const row of rows) {
+    const sentAt = row.taskId ? webhookAt.get(row.taskId) : undefined;
+    const firstMessage = row.messageIds?.[0];
+    const arrivedAt = firstMessage === undefined ? undefined : resultAt.get(`${row.chatId}/${firstMessage}`);
+    if (sentAt === undefined || arrivedAt === undefined || !row.taskId) {
+      unmatched++;
+      continue;
+    }
+    times.push(arrivedAt - sentAt);
+    const lookup = firstAfter(simAt(`/api/v1/tasks/${encodeURIComponent(row.taskId)}`), sentAt);
+    const file = h.sim.task(row.taskId)?.images[0];
+    const download = file ? firstAfter(simAt(new URL(file).pathname), sentAt) : undefined;
+    const firstCall = firstAfter(chatCallsAt.get(String(row.chatId)) ?? [], sentAt);
+    if (lookup === undefined || download === undefined || firstCall === undefined) continue;
+    phases.webhook_to_task_lookup!.push(lookup - sentAt);
+    phases.lookup_to_download!.push(download - lookup);
+    phases.download_to_first_telegram_call!.push(firstCall - download);
+    phases.first_call_to_result!.push(arrivedAt - firstCall);
+  }
+  const sorted = times.sort((a, b) => a - b);
+  const p50 = percentile(sorted, 50);
+  const p99 = percentile(sorted, 99);
+  const result = {
+    bench: "latency",
+    what: "ms from the service sending task.completed to the result call reaching Telegram",
+    node: process.version,
+    // other work on the machine shows in the tail: say how busy it was
+    cpus: availableParallelism(),
+    load_average_1m: {
+      before: Math.round(loadBefore * 100) / 100,
+      after: Math.round((loadavg()[0] ?? 0) * 100) / 100,
+    },
+    generations: count,
+    users: userCount,
+    requests_per_second: rate,
+    task_ms: taskMs,
+    requested,
+    request_failures: failures.slice(0, 5),
+    delivered,
+    count: times.length,
+    unmatched,
+    webhook_retries: webhookRetries,
+    latency_ms: {
+      min: percentile(sorted, 0),
+      p50,
+      p90: percentile(sorted, 90),
+      p99,
+      max: percentile(sorted, 100),
+      mean: times.length ? Math.round((times.reduce((a, b) => a + b, 0) / times.length) * 10) / 10 : 0,
+    },
+    phases_ms_p50_p99: Object.fromEntries(
+      Object.entries(phases).map(([name, values]) => {
+        const ordered = values.sort((a, b) => a - b);
+        return [name, [percentile(ordered, 50), percentile(ordered, 99)]];
+      }),
+    ),
+    targets,
+    target_met: times.length === count && p50 <= targets.p50_ms && p99 <= targets.p99_ms,
+  };
+  report("latency", result);
+} finally {
+  bot?.kill("SIGKILL");
+  await h.stop();
+}
+process.exit(0);
