@@ -182,17 +182,24 @@ export function createLedger(db: Database) {
     if (existing) return sameHold(existing, h);
     const result = await undoable<HoldResult | "raced">(ex, async (tx) => {
       await ensureAccount(tx, h.userId);
-      if (!(await moveBalance(tx, h.userId, -h.amount, h.amount))) {
-        const available = await availableOf(tx, h.userId);
-        return { ok: false, reason: "insufficient", available, missing: h.amount - available };
-      }
+      // The hold row before the balance: charge, release and refund lock the hold and then
+      // the account, and taking them in the other order here could deadlock with them.
       const [row] = await tx
         .insert(holds)
         .values({ key: h.key, userId: h.userId, amount: h.amount })
         .onConflictDoNothing()
         .returning({ id: holds.id });
-      // Another caller created this hold first: undo our balance move, report theirs.
+      // Another caller created this hold first: report theirs.
       if (!row) throw new Undo<"raced">("raced");
+      if (!(await moveBalance(tx, h.userId, -h.amount, h.amount))) {
+        const available = await availableOf(tx, h.userId);
+        throw new Undo<HoldResult>({
+          ok: false,
+          reason: "insufficient",
+          available,
+          missing: h.amount - available,
+        });
+      }
       await insertEntry(tx, {
         userId: h.userId,
         kind: "hold",
