@@ -114,7 +114,7 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   // before anything keyed by the sender: no conversation or account for a non-person
   guarded.use(peopleOnly());
   // the sender's row and stored conversation, in one read, for what follows
-  guarded.use(loadSender());
+  guarded.use(loadSender(deps.db));
   // before the conversations: a banned user inside one is stopped too
   guarded.use(bannedUsersStop(deps.config.adminIds));
   for (const feature of options.checkoutFeatures ?? []) guarded.use(feature);

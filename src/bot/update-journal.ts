@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { Database } from "../db/client";
 import { rowsOf } from "../db/raw-rows";
 import { processedUpdates } from "../db/schema";
+import { groupCommit } from "../lib/group-commit";
 import type { Logger } from "../lib/logger";
 import type { BotContext } from "./context";
 import { sequenceConstraints, updateSequenceKeys } from "./keys";
@@ -38,7 +39,13 @@ export interface UpdateClaim {
 /** A claim's outcome: held, someone else's or finished ("taken"), or not its turn yet ("wait"). */
 export type ClaimOutcome = UpdateClaim | "taken" | "wait";
 
-const claimRow = z.object({ outcome: z.enum(["claimed", "taken", "wait"]), attempts: z.coerce.number() });
+const claimRows = z.array(
+  z.object({
+    claim_token: z.string(),
+    outcome: z.enum(["claimed", "taken", "wait"]),
+    attempts: z.coerce.number(),
+  }),
+);
 
 // Claims taken on arrival (webhook), keyed by the update object grammY hands
 // its context: the handler takes them over whichever journal instance it uses.
@@ -63,6 +70,38 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
   let claims = 0;
   const leaseEnd = () => sql`now() + ${seconds(opts.leaseMs)}`;
   const turns = createTurns();
+
+  // Claims and finishes made while a round trip is under way go together in
+  // the next one: under load one transaction (one wait for the disk, for the
+  // webhook's durable records) serves many updates.
+  const claimGathered = groupCommit(
+    async (
+      items: readonly { update: Update; keys: readonly string[]; token: string; durable: boolean }[],
+    ) => {
+      const batch = items.map((i) => ({
+        id: i.update.update_id,
+        payload: i.update,
+        keys: i.keys,
+        token: i.token,
+      }));
+      const durable = items.some((i) => i.durable);
+      const result = await db.execute(
+        sql`select claim_token, outcome, attempts from claim_updates(${JSON.stringify(batch)}::jsonb, ${owner}, ${opts.leaseMs}, ${durable})`,
+      );
+      const answers = new Map(claimRows.parse(rowsOf(result)).map((r) => [r.claim_token, r]));
+      return items.map(
+        (i) => answers.get(i.token) ?? new Error(`no claim answer for update ${i.update.update_id}`),
+      );
+    },
+    // an update may be up to 1 MB (the webhook's cap): a batch stays a bounded statement
+    { maxBatch: 64 },
+  );
+  const finishGathered = groupCommit(
+    async (items: readonly { id: number; token: string; state: "done" | "abandoned" }[]) => {
+      await db.execute(sql`select finish_updates(${JSON.stringify(items)}::jsonb)`);
+      return items.map(() => undefined);
+    },
+  );
 
   /** Records updates as pending; ones already known are left as they are. */
   async function record(updates: readonly Update[]): Promise<void> {
@@ -92,10 +131,7 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
   ): Promise<ClaimOutcome> {
     claims += 1;
     const token = `${owner}-${claims}`;
-    const result = await db.execute(
-      sql`select outcome, attempts from claim_update(${update.update_id}, ${JSON.stringify(update)}::jsonb, array(select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb)), ${owner}, ${token}, ${opts.leaseMs}, ${durable})`,
-    );
-    const row = claimRow.parse(rowsOf(result)[0]);
+    const row = await claimGathered({ update, keys, token, durable });
     if (row.outcome !== "claimed") return row.outcome;
     return { updateId: update.update_id, token, attempts: row.attempts, keys };
   }
@@ -142,7 +178,7 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
 
   async function finish(c: UpdateClaim, state: "done" | "abandoned" = "done"): Promise<void> {
     try {
-      await db.execute(sql`select finish_update(${c.updateId}, ${c.token}, ${state})`);
+      await finishGathered({ id: c.updateId, token: c.token, state });
     } finally {
       turns.end(c.keys);
     }

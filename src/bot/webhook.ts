@@ -55,6 +55,7 @@ export function telegramWebhookApp(bot: Bot<BotContext>, options: TelegramWebhoo
   const timeoutMs = options.timeoutMs ?? 8_000;
   const { journal, logger } = options;
 
+  const limitStreamed = bodyLimit({ maxSize: maxUpdateBytes, onError: (c) => c.body(null, 413) });
   const app = new Hono();
   app.onError((err, c) => {
     logger?.error({ error: scrub(String(err)) }, "telegram webhook: update failed");
@@ -66,7 +67,15 @@ export function telegramWebhookApp(bot: Bot<BotContext>, options: TelegramWebhoo
       if (!sameSecret(c.req.header(secretHeader), expected)) return c.body(null, 401);
       await next();
     },
-    bodyLimit({ maxSize: maxUpdateBytes, onError: (c) => c.body(null, 413) }),
+    async (c, next) => {
+      // Telegram says how long its body is: checked from the header, the body is then read
+      // by the server's fast path. Only a body of unstated length goes through bodyLimit,
+      // which must take the raw request's stream (a full Request object) to count it.
+      const declared = c.req.header("content-length");
+      if (declared === undefined || c.req.header("transfer-encoding") !== undefined)
+        return limitStreamed(c, next);
+      return Number(declared) > maxUpdateBytes ? c.body(null, 413) : next();
+    },
     async (c) => {
       const update = parseUpdate(await c.req.text());
       if (!update) return c.body(null, 400);

@@ -3,6 +3,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { lockDataDir } from "./data-dir-lock";
+import { preparingClient } from "./prepared-statements";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -29,7 +30,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       onnotice: () => {},
       connection: { application_name: "media-studio-bot" },
     });
-    const db = drizzlePostgres(client, { schema }) as unknown as Database;
+    const db = drizzlePostgres(preparingClient(client), { schema }) as unknown as Database;
     return { db, kind: "postgres", url: target.url, close: () => client.end({ timeout: 5 }) };
   }
   let release = () => {};

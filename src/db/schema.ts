@@ -422,6 +422,14 @@ export const processedUpdates = pgTable(
   },
   (t) => [
     index("processed_updates_pending").on(t.state, t.leaseUntil).where(sql`${t.state} = 'pending'`),
-    index("processed_updates_pending_keys").using("gin", t.sequenceKeys).where(sql`${t.state} = 'pending'`),
+    // the chat key and the sender key (sequence_keys has at most these two): b-trees, whose
+    // scans skip the entries of finished updates once seen, where a GIN index visits them all
+    index("processed_updates_pending_first_key")
+      .on(sql`(${t.sequenceKeys}[1])`)
+      .where(sql`${t.state} = 'pending'`),
+    index("processed_updates_pending_second_key")
+      .on(sql`(${t.sequenceKeys}[2])`)
+      .where(sql`${t.state} = 'pending'`),
+    check("processed_updates_two_keys_at_most", sql`cardinality(${t.sequenceKeys}) <= 2`),
   ],
 );

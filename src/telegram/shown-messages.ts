@@ -50,9 +50,11 @@ const sentMessage = z.looseObject({
 });
 const answer = z.object({ callback_query_id: z.string() });
 
+const inlineKeyboard = z.object({ inline_keyboard: z.array(z.array(z.unknown())) });
+
 /** Buttons as a comparable string; no keyboard and an empty one are the same. */
 function buttonsOf(markup: unknown): string {
-  const parsed = z.object({ inline_keyboard: z.array(z.array(z.unknown())) }).safeParse(markup);
+  const parsed = inlineKeyboard.safeParse(markup);
   if (!parsed.success) return "";
   const rows = parsed.data.inline_keyboard.filter((row) => row.length > 0);
   return rows.length === 0 ? "" : JSON.stringify(rows);

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -9,6 +9,7 @@ import {
   journalUpdates,
   type UpdateClaim,
 } from "../../src/bot/update-journal";
+import { rowsOf } from "../../src/db/raw-rows";
 import { processedUpdates } from "../../src/db/schema";
 import { testBotInfo } from "../support/bot-info";
 import { createTestDatabase, type TestDatabase } from "../support/db";
@@ -156,6 +157,39 @@ describe("the update journal", () => {
     const c = await journal.claimInTurn(u, [`chat:${u.message?.chat.id}`, `user:${u.message?.from?.id}`]);
     await journal.finish(held(c));
     expect(await journal.arrive(u)).toBe(false);
+  });
+
+  test("updates arriving together are recorded and claimed in one transaction: of one person's, the earlier first", async () => {
+    const journal = createUpdateJournal(database.db, { leaseMs: 60_000 });
+    const person = nextPerson++;
+    const earlier = update(person);
+    const later = update(person);
+    const strangers = [update(), update()];
+    // the later one is posted first: the batch claims in update_id order
+    const arrived = await Promise.all([later, earlier, ...strangers].map((u) => journal.arrive(u)));
+    expect(arrived).toEqual([true, true, true, true]);
+    const ids = [earlier, later, ...strangers].map((u) => u.update_id);
+    const rows = rowsOf<{ update_id: string; tx: string; leased: boolean }>(
+      await database.db.execute(
+        sql`select update_id, xmin::text as tx, lease_until is not null as leased from processed_updates where update_id in (${sql.join(ids, sql`, `)}) order by update_id`,
+      ),
+    );
+    expect(new Set(rows.map((r) => r.tx)).size).toBe(1);
+    expect(rows.map((r) => r.leased)).toEqual([true, false, true, true]);
+    // the claims taken on arrival reach the handlers; the later one waits its turn
+    const keys = [`chat:${person}`, `user:${person}`];
+    const first = held(await journal.claimInTurn(earlier, keys));
+    let secondAt = 0;
+    const second = journal.claimInTurn(later, keys).then((c) => {
+      secondAt = Date.now();
+      return c;
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(secondAt).toBe(0);
+    await journal.finish(first);
+    await journal.finish(held(await second));
+    for (const s of strangers) await journal.finish(held(await journal.claimInTurn(s, [])));
+    expect((await Promise.all(ids.map(row))).map((r) => r?.state)).toEqual(["done", "done", "done", "done"]);
   });
 
   test("a waiting update is woken in its process as soon as the one before it ends", async () => {

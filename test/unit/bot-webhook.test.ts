@@ -142,6 +142,27 @@ describe("telegram webhook app: nothing answered 200 is lost", () => {
     expect(journal.recorded).toEqual([]);
   });
 
+  test("a stated length over the cap is refused from the header; a stated length within it is read and handled", async () => {
+    const seen: number[] = [];
+    const { postBody, journal } = setup((ctx) => {
+      seen.push(ctx.update.update_id);
+    });
+    const big = JSON.stringify({ update_id: 10, message: { text: "€".repeat(600_000) } });
+    const stated = { ...withSecret, "content-length": String(Buffer.byteLength(big)) };
+    expect((await postBody(stated, big)).status).toBe(413);
+    expect(journal.recorded).toEqual([]);
+    const update = JSON.stringify({
+      update_id: 12,
+      message: { message_id: 1, date: 0, chat: { id: 1, type: "private", first_name: "A" }, text: "hi" },
+    });
+    const small = await postBody(
+      { ...withSecret, "content-length": String(Buffer.byteLength(update)) },
+      update,
+    );
+    expect(small.status).toBe(200);
+    expect(seen).toEqual([12]);
+  });
+
   test("a body that is not an update is refused without a 5xx", async () => {
     const { postBody, journal } = setup(() => undefined);
     for (const body of ["", "null", "[]", "{", '{"update_id":"1"}', '{"update_id":-1}', "\u0000"]) {

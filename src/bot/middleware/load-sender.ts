@@ -1,33 +1,53 @@
 import { eq, sql } from "drizzle-orm";
 import type { MiddlewareFn } from "grammy";
+import type { Database } from "../../db/client";
 import { kvStore, users } from "../../db/schema";
+import { groupCommit } from "../../lib/group-commit";
+import type { UserRecord } from "../../users/users";
 import type { BotContext } from "../context";
 import { conversationStorageKey } from "../conversations/plugin";
+
+interface SenderRead {
+  id: number;
+  /** the stored conversation's key, when the update can have one */
+  key: string | undefined;
+}
+
+interface Sender {
+  user: UserRecord | undefined;
+  conversation: string | null;
+}
 
 /**
  * One read for what every update of a person needs: their row (the banned
  * check, the registration) and their stored conversation, if the update can
- * have one. A new person has no row, and so no conversation yet either.
+ * have one. A new person has no row, and so no conversation yet either. The
+ * reads of updates in hand at the same time go to Postgres as one statement.
  */
-export function loadSender(): MiddlewareFn<BotContext> {
+export function loadSender(db: Database): MiddlewareFn<BotContext> {
+  const read = groupCommit(async (wanted: readonly SenderRead[]): Promise<Sender[]> => {
+    const asked = JSON.stringify(wanted.map((w, i) => ({ i, id: w.id, key: w.key ?? null })));
+    const rows = await db
+      .select({
+        i: sql<number>`q.i`.mapWith(Number),
+        user: users,
+        conversation: sql<string | null>`${kvStore.value}::text`,
+      })
+      .from(sql`jsonb_to_recordset(${asked}::jsonb) as q(i integer, id bigint, key text)`)
+      .leftJoin(users, eq(users.id, sql`q.id`))
+      .leftJoin(kvStore, eq(kvStore.key, sql`q.key`));
+    const found: Sender[] = wanted.map(() => ({ user: undefined, conversation: null }));
+    for (const r of rows) found[r.i] = { user: r.user ?? undefined, conversation: r.conversation };
+    return found;
+  });
+
   return async (ctx, next) => {
     const from = ctx.from;
     if (!from || from.is_bot) return next();
     const key = conversationStorageKey(ctx);
-    const [row] = await ctx.deps.db
-      .select({
-        user: users,
-        conversation:
-          key === undefined
-            ? sql<null>`null`
-            : sql<
-                string | null
-              >`(select ${kvStore.value}::text from ${kvStore} where ${kvStore.key} = ${key})`,
-      })
-      .from(users)
-      .where(eq(users.id, from.id));
-    ctx.knownUser = row?.user;
-    ctx.storedConversation = key === undefined ? undefined : { json: row?.conversation ?? null };
+    const sender = await read({ id: from.id, key });
+    ctx.knownUser = sender.user;
+    ctx.storedConversation = key === undefined ? undefined : { json: sender.conversation };
     return next();
   };
 }

@@ -1,5 +1,7 @@
 import type { MiddlewareFn } from "grammy";
+import type { Redis } from "ioredis";
 import { isGroupChat } from "../../groups/group-chat";
+import { groupCommit } from "../../lib/group-commit";
 import type { BotContext } from "../context";
 
 export interface RateLimitOptions {
@@ -70,24 +72,27 @@ export function rateLimit(options: RateLimitOptions): MiddlewareFn<BotContext> {
   const keyOf = options.key ?? perUser;
   const notice = options.notice ?? "rate-limited";
 
+  // The counts of updates in hand at once go to Redis in one round trip.
+  let counter: ((key: string) => Promise<number | undefined>) | undefined;
+  const counterFor = (redis: Redis) =>
+    groupCommit(async (keys: readonly string[]) => {
+      const batch = redis.multi();
+      for (const key of keys) batch.incr(key).pexpire(key, windowMs, "NX");
+      const results = await batch.exec();
+      return keys.map((_, i) => {
+        const value = results?.[2 * i]?.[1];
+        return typeof value === "number" ? value : undefined;
+      });
+    });
+
   async function count(ctx: BotContext, counted: string): Promise<number | undefined> {
-    // the window starts at the key's first update, not at a wall-clock boundary
-    const key = `${keyPrefix}${counted}`;
+    counter ??= counterFor(ctx.deps.redis);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), redisTimeoutMs);
     });
-    const counting = ctx.deps.redis
-      .multi()
-      .incr(key)
-      .pexpire(key, windowMs, "NX")
-      .exec()
-      .then((results) => {
-        const value = results?.[0]?.[1];
-        return typeof value === "number" ? value : undefined;
-      });
     try {
-      return await Promise.race([counting, timeout]);
+      return await Promise.race([counter(`${keyPrefix}${counted}`), timeout]);
     } catch (err) {
       ctx.logger.warn({ err }, "rate limit: redis failed, letting the update pass");
       return undefined;

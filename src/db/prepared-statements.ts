@@ -1,0 +1,41 @@
+import type { Sql } from "postgres";
+
+/**
+ * The postgres.js client as drizzle should use it: every statement prepared.
+ *
+ * drizzle runs each query through `sql.unsafe(text, params, { prepare: false })`
+ * unless it was made with `.prepare(name)` (drizzle-orm#6096, open). Unprepared,
+ * postgres.js first asks Postgres for the parameter types (Parse, Describe) and
+ * only then runs the query: two round trips for every statement with a
+ * parameter. Prepared, a connection does that once per statement text and every
+ * later run is one round trip (`bench/results/updates.json`). Transactions and
+ * savepoints hand drizzle a scoped client, which is given the same treatment.
+ *
+ * The statements each connection keeps are bounded by its lifetime (postgres.js
+ * replaces a connection after 30 to 60 minutes), and a statement a migration
+ * invalidated is prepared again by postgres.js itself.
+ */
+export function preparingClient<T extends Sql>(sql: T): T {
+  return new Proxy(sql, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== "function") return value;
+      if (property === "unsafe") {
+        return (text: string, params?: unknown[], options?: Record<string, unknown>) =>
+          Reflect.apply(value, target, [text, params, { ...options, prepare: true }]);
+      }
+      if (property === "begin" || property === "savepoint") {
+        // (options?, callback): the callback receives the scoped client
+        return (...args: unknown[]) => {
+          const last = args.length - 1;
+          const callback = args[last];
+          if (typeof callback === "function") {
+            args[last] = (scoped: Sql) => Reflect.apply(callback, undefined, [preparingClient(scoped)]);
+          }
+          return Reflect.apply(value, target, args);
+        };
+      }
+      return value;
+    },
+  });
+}
