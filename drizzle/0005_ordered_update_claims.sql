@@ -155,8 +155,10 @@ $$;
 -- without waiting for the disk: if the database itself crashes before it is
 -- written, the update is handled once more, which every handler already
 -- tolerates (a crash between the work and this mark does the same).
--- p_batch: [{"id": update_id, "token": "...", "state": "done" | "abandoned"}]
-CREATE OR REPLACE FUNCTION finish_updates(p_batch jsonb)
+-- The keys of the updates it ended go out on the update_turns channel, so that
+-- other processes wake the updates waiting on them (p_owner: not its own).
+-- p_batch: [{"id": update_id, "token": "...", "state": "done" | "abandoned", "keys": [...]}]
+CREATE OR REPLACE FUNCTION finish_updates(p_batch jsonb, p_owner text)
 RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   n integer;
@@ -172,6 +174,14 @@ BEGIN
     FROM jsonb_to_recordset(p_batch) AS b(id bigint, token text, state text)
     WHERE u.update_id = ANY (ids) AND u.update_id = b.id AND u.lease_owner = b.token;
   GET DIAGNOSTICS n = ROW_COUNT;
+  IF n > 0 THEN
+    PERFORM pg_notify('update_turns', jsonb_build_object(
+      'by', p_owner,
+      'keys', coalesce((
+        SELECT jsonb_agg(DISTINCT k) FROM jsonb_array_elements(p_batch) AS e, jsonb_array_elements_text(e -> 'keys') AS k
+      ), '[]'::jsonb)
+    )::text);
+  END IF;
   RETURN n;
 END;
 $$;

@@ -1,7 +1,8 @@
 /**
  * In-process wake-ups for updates waiting their turn: when an update ends
  * here, the waiters sharing one of its keys try again at once instead of after
- * their pause. Waiters on another process's update only have the pause.
+ * their pause. Other processes announce the updates they end (NOTIFY, see
+ * the journal), which wake the waiters here the same way.
  */
 export function createTurns() {
   const waiting = new Map<string, Set<() => void>>();

@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Bot, MiddlewareFn } from "grammy";
 import type { Update } from "grammy/types";
 import { z } from "zod";
-import type { Database } from "../db/client";
+import type { Database, Listen } from "../db/client";
 import { rowsOf } from "../db/raw-rows";
 import { processedUpdates } from "../db/schema";
 import { groupCommit } from "../lib/group-commit";
@@ -19,13 +19,25 @@ export interface UpdateJournalOptions {
   maxAttempts: number;
   /** how long done and abandoned rows are kept: Telegram redelivers within minutes, not days */
   retentionMs: number;
+  /** the longest pause between tries of an update waiting its turn (a wake-up comes sooner) */
+  maxPauseMs: number;
+  /**
+   * LISTEN, for wake-ups from other processes: an update ending there wakes the updates
+   * waiting on its chat or user here at once, instead of at their next try
+   */
+  listen?: Listen | undefined;
 }
 
 const defaultJournalOptions: UpdateJournalOptions = {
   leaseMs: 60_000,
   maxAttempts: 5,
   retentionMs: 24 * 60 * 60 * 1000,
+  maxPauseMs: 100,
 };
+
+/** where finish_updates announces the keys of the updates it ended (drizzle/0005) */
+const turnsChannel = "update_turns";
+const endedElsewhere = z.object({ by: z.string(), keys: z.array(z.string()) });
 
 /** One handler's hold on an update. */
 export interface UpdateClaim {
@@ -97,11 +109,25 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
     { maxBatch: 64 },
   );
   const finishGathered = groupCommit(
-    async (items: readonly { id: number; token: string; state: "done" | "abandoned" }[]) => {
-      await db.execute(sql`select finish_updates(${JSON.stringify(items)}::jsonb)`);
+    async (
+      items: readonly { id: number; token: string; state: "done" | "abandoned"; keys: readonly string[] }[],
+    ) => {
+      await db.execute(sql`select finish_updates(${JSON.stringify(items)}::jsonb, ${owner})`);
       return items.map(() => undefined);
     },
+    // the keys ended go out in one NOTIFY, whose payload Postgres caps at 8,000 bytes
+    { maxBatch: 64 },
   );
+  const unlistening = opts.listen?.(turnsChannel, (payload) => {
+    try {
+      const ended = endedElsewhere.parse(JSON.parse(payload));
+      if (ended.by !== owner) turns.end(ended.keys);
+    } catch {
+      // not ours to read: the waiters still try again after their pause
+    }
+  });
+  // no LISTEN (a connection refused it): waiters fall back to their pauses
+  unlistening?.catch(() => undefined);
 
   /** Records updates as pending; ones already known are left as they are. */
   async function record(updates: readonly Update[]): Promise<void> {
@@ -161,7 +187,7 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
       return taken;
     }
     const deadline = Date.now() + 2 * opts.leaseMs;
-    for (let pause = 5; ; pause = Math.min(100, pause * 2)) {
+    for (let pause = 5; ; pause = Math.min(opts.maxPauseMs, pause * 2)) {
       const outcome = await claim(update, keys);
       if (outcome !== "wait") return outcome;
       if (Date.now() > deadline) throw new Error(`update ${update.update_id} waited two leases for its turn`);
@@ -178,7 +204,7 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
 
   async function finish(c: UpdateClaim, state: "done" | "abandoned" = "done"): Promise<void> {
     try {
-      await finishGathered({ id: c.updateId, token: c.token, state });
+      await finishGathered({ id: c.updateId, token: c.token, state, keys: c.keys });
     } finally {
       turns.end(c.keys);
     }
@@ -229,9 +255,16 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
       );
   }
 
+  /** Stops listening for other processes' wake-ups. */
+  async function close(): Promise<void> {
+    const unlisten = await unlistening?.catch(() => undefined);
+    await unlisten?.().catch(() => undefined);
+  }
+
   return {
     options: opts,
     owner,
+    close,
     record,
     arrive,
     claim,

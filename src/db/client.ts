@@ -16,8 +16,12 @@ export interface DatabaseHandle {
   db: Database;
   kind: "postgres" | "pglite";
   url?: string;
+  /** LISTEN on a channel, on a connection of its own (Postgres only: PGlite has one process); resolves to the unlisten */
+  listen?: Listen;
   close(): Promise<void>;
 }
+
+export type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
 
 export type DatabaseTarget =
   | { kind: "postgres"; url: string; max?: number }
@@ -31,7 +35,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       connection: { application_name: "media-studio-bot" },
     });
     const db = drizzlePostgres(preparingClient(client), { schema }) as unknown as Database;
-    return { db, kind: "postgres", url: target.url, close: () => client.end({ timeout: 5 }) };
+    const listen: Listen = async (channel, onPayload) => {
+      const { unlisten } = await client.listen(channel, onPayload);
+      return unlisten;
+    };
+    return { db, kind: "postgres", url: target.url, listen, close: () => client.end({ timeout: 5 }) };
   }
   let release = () => {};
   if (target.dataDir) {

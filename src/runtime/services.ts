@@ -98,6 +98,8 @@ export async function openServices(config: Config, options: ServiceOptions, stop
   });
 
   return {
+    /** LISTEN/NOTIFY where the database has it (Postgres): cross-process wake-ups */
+    listen: database.listen,
     config,
     clock,
     logger,

@@ -67,7 +67,8 @@ export async function startWebRole(
   stops: StopPhases,
 ): Promise<WebRole> {
   const inFlight = createInFlight();
-  const journal = createUpdateJournal(s.db, { leaseMs: options.timing.updateLeaseMs });
+  const journal = createUpdateJournal(s.db, { leaseMs: options.timing.updateLeaseMs, listen: s.listen });
+  stops.onStop(phase.connections, () => journal.close());
   const bot = s.config.telegram.token
     ? telegramBot(s, inFlight, journal, options.botInfo, options.linkProbe)
     : undefined;

@@ -6,7 +6,9 @@ import { createTestDatabase, type TestDatabase } from "../support/db";
 
 /** The statements the executor's connection keeps prepared (named ones only: an unprepared query leaves none). */
 async function preparedHere(ex: Executor): Promise<string[]> {
-  const rows = rowsOf<{ statement: string }>(await ex.execute(sql`select statement from pg_prepared_statements`));
+  const rows = rowsOf<{ statement: string }>(
+    await ex.execute(sql`select statement from pg_prepared_statements`),
+  );
   return rows.map((r) => r.statement);
 }
 
@@ -20,7 +22,8 @@ describe("drizzle's statements are prepared (one round trip each once a connecti
 
   test("a query with parameters, run twice, is prepared once and kept", async () => {
     const marker = `m${Date.now()}`;
-    for (let i = 0; i < 2; i++) await database.db.execute(sql`select ${i}::int as n, ${marker}::text as marker`);
+    for (let i = 0; i < 2; i++)
+      await database.db.execute(sql`select ${i}::int as n, ${marker}::text as marker`);
     const kept = (await preparedHere(database.db)).filter((s) => s.includes("as marker"));
     expect(kept).toHaveLength(1);
   });

@@ -8,6 +8,7 @@ import {
   createUpdateJournal,
   journalUpdates,
   type UpdateClaim,
+  type UpdateJournal,
 } from "../../src/bot/update-journal";
 import { rowsOf } from "../../src/db/raw-rows";
 import { processedUpdates } from "../../src/db/schema";
@@ -192,27 +193,48 @@ describe("the update journal", () => {
     expect((await Promise.all(ids.map(row))).map((r) => r?.state)).toEqual(["done", "done", "done", "done"]);
   });
 
-  test("a waiting update is woken in its process as soon as the one before it ends", async () => {
-    const journal = createUpdateJournal(database.db, { leaseMs: 60_000 });
+  /**
+   * `second` waits while `first` is held by `holder`; how long after `first` ends `waiter`
+   * claims `second`. The pauses between tries double from 5 ms: 2.6 s in, the next try is
+   * 2.5 s away, so only a wake-up explains a claim within 1.5 s.
+   */
+  async function wakeDelay(holder: UpdateJournal, waiter: UpdateJournal): Promise<number> {
     const person = nextPerson++;
     const first = update(person);
     const second = update(person);
-    await journal.record([first, second]);
-    const a = held(await journal.claim(first));
+    await holder.record([first, second]);
+    const a = held(await holder.claim(first));
     const keys = [`chat:${person}`, `user:${person}`];
     let claimedAt = 0;
-    const waiting = journal.claimInTurn(second, keys).then((c) => {
+    const waiting = waiter.claimInTurn(second, keys).then((c) => {
       claimedAt = Date.now();
       return c;
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 2_600));
     expect(claimedAt).toBe(0);
     const finishedAt = Date.now();
-    await journal.finish(a);
-    held(await waiting);
-    // pauses grow to 100 ms: a wake-up, not a poll, took it
-    expect(claimedAt - finishedAt).toBeLessThan(100);
-  });
+    await holder.finish(a);
+    await waiter.finish(held(await waiting));
+    return claimedAt - finishedAt;
+  }
+  const slowTries = { leaseMs: 60_000, maxPauseMs: 20_000 };
+
+  test("a waiting update is woken in its process as soon as the one before it ends", async () => {
+    const journal = createUpdateJournal(database.db, slowTries);
+    expect(await wakeDelay(journal, journal)).toBeLessThan(1_500);
+  }, 20_000);
+
+  test("a waiting update is woken from another process (NOTIFY) as soon as the one before it ends there", async () => {
+    const here = createUpdateJournal(database.db, { ...slowTries, listen: database.listen });
+    const there = createUpdateJournal(database.db, { ...slowTries, listen: database.listen });
+    try {
+      expect(await wakeDelay(there, here)).toBeLessThan(1_500);
+      expect(await wakeDelay(here, there)).toBeLessThan(1_500);
+    } finally {
+      await here.close();
+      await there.close();
+    }
+  }, 20_000);
 
   test("two bots over one database never run one person's updates at once or out of order", async () => {
     const people = Array.from({ length: 4 }, () => nextPerson++);
