@@ -7,7 +7,7 @@ CREATE INDEX "processed_updates_pending_second_key" ON "processed_updates" USING
 ALTER TABLE "processed_updates" ADD CONSTRAINT "processed_updates_two_keys_at_most" CHECK (cardinality("processed_updates"."sequence_keys") <= 2);--> statement-breakpoint
 -- Whether an update sharing one of these keys (at most two: the chat, the sender)
 -- comes before this one: an earlier one still pending, or any one in hand. Each
--- key position has its own b-tree, so this is two index lookups per key.
+-- key position has its own b-tree: one index scan per position.
 CREATE OR REPLACE FUNCTION update_blocked(p_update_id bigint, p_keys text[]) RETURNS boolean
 LANGUAGE sql STABLE AS $$
   SELECT cardinality(p_keys) > 0 AND (

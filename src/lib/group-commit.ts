@@ -7,20 +7,22 @@ export interface GroupCommitOptions {
   maxInFlight?: number;
 }
 
+const toError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+
 /**
  * Turns a per-item call into batches, the way a database's group commit does:
  * when nothing is under way a call goes out at once (after the I/O already
- * read this turn of the event loop, which joins it); while batches are under
- * way, calls gather and go out together when one ends. Under load one round
- * trip serves many callers; alone, a call waits for nobody. `run` answers
- * each item in order; an Error in its place fails only that call. When a
- * whole batch fails (one bad item can fail a transaction), each of its items
- * is run again alone, so only a call that fails by itself fails. `run` must
- * leave nothing behind when it throws (one transaction). DataLoader does the gathering (uncached: every call
- * is its own item); only when a batch may leave is decided here.
+ * read this turn of the event loop, which joins it); while a batch is under
+ * way, calls gather and go out together when it ends. Under load one round
+ * trip serves many callers; alone, a call waits for nobody.
+ *
+ * `run` answers each item in order; an Error in an item's place fails only
+ * that call. When a whole batch fails (one bad item can fail a transaction),
+ * each of its items is run again alone, so only a call that fails by itself
+ * fails: `run` must leave nothing behind when it throws (one transaction).
+ * DataLoader does the gathering (uncached: every call is its own item); only
+ * when a batch may leave is decided here.
  */
-const toError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
-
 export function groupCommit<I, O>(
   run: (items: readonly I[]) => Promise<readonly (O | Error)[]>,
   options: GroupCommitOptions = {},
