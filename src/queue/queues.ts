@@ -106,6 +106,7 @@ const copyPriority = 10;
 export function broadcastQueue(queues: Queues) {
   const deliver = queues.deliver;
   const tickId = (bid: string) => `bc-tick-${bid}`;
+  const copyId = (bid: string, uid: number) => `bc-${bid}-${uid}`;
   async function tick(bid: string, opts: { delayMs?: number } = {}): Promise<void> {
     const data: BroadcastTickJob = { v: 1, bid, cursor: 0 };
     await deliver.add(sendJobNames.broadcastTick, data, {
@@ -118,15 +119,26 @@ export function broadcastQueue(queues: Queues) {
     });
   }
   return {
-    /** queues one copy per user id; each job id is the broadcast's and the user's */
+    /**
+     * Queues one copy per user id; each job id is the broadcast's and the user's, so a copy
+     * still queued is not queued twice. A job left in no list (a partial flush of Redis:
+     * its hash kept, its place in the queue gone) would swallow every re-add of its id and
+     * leave that recipient pending for good: it is removed first.
+     */
     async copies(bid: string, userIds: readonly number[]): Promise<void> {
+      await Promise.all(
+        userIds.map(async (uid) => {
+          const job = await deliver.getJob(copyId(bid, uid));
+          if (job && (await job.getState()) === "unknown") await job.remove().catch(() => undefined);
+        }),
+      );
       await deliver.addBulk(
         userIds.map((uid) => ({
           name: sendJobNames.broadcastSend,
           data: { v: 1, bid, uid } satisfies BroadcastSendJob,
           opts: {
             ...common,
-            jobId: `bc-${bid}-${uid}`,
+            jobId: copyId(bid, uid),
             priority: copyPriority,
             attempts: 5,
             backoff: { type: "exponential", delay: 1_000 },

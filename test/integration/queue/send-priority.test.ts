@@ -71,4 +71,21 @@ describe("results first in the one send queue, on real Redis", () => {
       ...users.map(() => sendJobNames.broadcastSend),
     ]);
   });
+
+  test("a copy whose job was left in no list (a partial flush) is queued again, not swallowed", async () => {
+    const bq = broadcastQueue(queues);
+    const bid = randomUUID();
+    await bq.copies(bid, [7, 8]);
+    const jobId = `bc-${bid}-7`;
+    // the queue's own key for waiting prioritized jobs loses it; the job's hash stays
+    await redis.zrem(`${target.prefix}:deliver:prioritized`, jobId);
+    expect(await (await queues.deliver.getJob(jobId))?.getState()).toBe("unknown");
+    await bq.copies(bid, [7, 8]);
+    expect(await (await queues.deliver.getJob(jobId))?.getState()).toBe("prioritized");
+    // the other copy, still queued, is still one job
+    const queued = (await queues.deliver.getJobs(["prioritized"])).filter((j) =>
+      j.id?.startsWith(`bc-${bid}`),
+    );
+    expect(queued.map((j) => j.id).sort()).toEqual([`bc-${bid}-7`, `bc-${bid}-8`]);
+  });
 });
