@@ -136,9 +136,13 @@ describe("periodic rounds across processes", () => {
     prefix = `msb-rounds-${randomBytes(6).toString("hex")}`;
     const leaseMs = 300;
     const w = watched(4 * leaseMs);
-    runner(20, w.task(0), { leaseMs });
+    const holder = runner(20, w.task(0), { leaseMs });
     await sleep(60);
     runner(20, w.task(1), { leaseMs });
+    await eventually(async () => (w.count(0) > 0 ? true : undefined), 10_000);
+    // once the long round is over its runner stops (letting a round it began meanwhile end):
+    // otherwise the two race for every next round, and the other could lose each one
+    await holder.stopAll();
     await eventually(async () => (w.count(1) > 0 ? true : undefined), 10_000);
     const long = w.seen.log.find((r) => r.who === 0)!;
     const other = w.seen.log.find((r) => r.who === 1)!;
