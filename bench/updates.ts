@@ -157,6 +157,9 @@ function startFlags(): string[] {
   return pkg.scripts.start.split(" ").filter((w) => w.startsWith("--"));
 }
 
+/** node flags for every contender, for a look inside (e.g. BENCH_NODE_FLAGS="--cpu-prof") */
+const extraFlags = process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? [];
+
 const results = [];
 const contenders = ["bot", "bare-same-shape", "bare-fixed-text"] as const;
 for (const contender of contenders.filter((c) => !process.env.BENCH_ONLY || c === process.env.BENCH_ONLY)) {
@@ -175,12 +178,8 @@ for (const contender of contenders.filter((c) => !process.env.BENCH_ONLY || c ==
       contender === "bot"
         ? await startContender(
             contender,
-            // as `npm start` runs it; BENCH_BOT_FLAGS adds more (e.g. --cpu-prof)
-            [
-              ...startFlags(),
-              ...(process.env.BENCH_BOT_FLAGS?.split(" ").filter(Boolean) ?? []),
-              "dist/main.js",
-            ],
+            // as `npm start` runs it
+            [...startFlags(), ...extraFlags, "dist/main.js"],
             {
               ...env,
               ROLE: "web",
@@ -199,7 +198,7 @@ for (const contender of contenders.filter((c) => !process.env.BENCH_ONLY || c ==
           )
         : await startContender(
             contender,
-            ["--import", "tsx", "bench/support/bare-bot.ts"],
+            [...extraFlags, "--import", "tsx", "bench/support/bare-bot.ts"],
             { ...env, BARE_SHAPE: contender === "bare-same-shape" ? "same" : "fixed" },
             "bare ready",
           );

@@ -46,6 +46,32 @@ for (const language of languages) {
   });
 }
 
+rememberBundleMatches(i18n);
+
+/**
+ * @grammyjs/i18n matches the requested locale against every loaded bundle
+ * (@fluent/langneg) on each `t()` call, several times per update. The bundles
+ * are all loaded above and never change, so the match for a locale is
+ * remembered. It is a private method of the plugin's Fluent: if a release
+ * renames it, translations keep working, unremembered (the i18n test notices).
+ */
+export function rememberBundleMatches(target: I18n<BotContext>): void {
+  const fluent = target.fluent as unknown as { matchBundles?: (locales: string[]) => unknown[] };
+  const match = fluent.matchBundles?.bind(target.fluent);
+  if (!match) return;
+  const matched = new Map<string, unknown[]>();
+  fluent.matchBundles = (locales) => {
+    const key = locales.join(",");
+    let bundles = matched.get(key);
+    if (!bundles) {
+      bundles = match(locales);
+      // the locales asked for are this bot's languages (or a code Telegram sent): few
+      if (matched.size < 100) matched.set(key, bundles);
+    }
+    return bundles;
+  };
+}
+
 export type TranslationVars = Record<string, string | number>;
 /** Text in the language of the one user a handler serves (`ctx.t`). */
 export type Translate = (key: string, vars?: TranslationVars) => string;

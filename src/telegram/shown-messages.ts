@@ -40,7 +40,8 @@ const notModified = {
 const target = z.object({ chat_id: z.union([z.number(), z.string()]), message_id: z.number() });
 const textEdit = target.extend({ text: z.string(), reply_markup: z.unknown().optional() });
 const markupEdit = target.extend({ reply_markup: z.unknown().optional() });
-const sentMessage = z.looseObject({
+// only what is compared; the rest of a message (sender, chat details, entities) is not copied
+const sentMessage = z.object({
   message_id: z.number(),
   chat: z.object({ id: z.number() }),
   date: z.number(),

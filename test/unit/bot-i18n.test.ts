@@ -1,7 +1,9 @@
 import { FluentResource } from "@fluent/bundle";
+import { I18n } from "@grammyjs/i18n";
 import { describe, expect, test } from "vitest";
 import { baseCommands } from "../../src/bot/commands";
-import { localeSource, negotiateLanguage, translate } from "../../src/bot/i18n";
+import type { BotContext } from "../../src/bot/context";
+import { i18n, localeSource, negotiateLanguage, rememberBundleMatches, translate } from "../../src/bot/i18n";
 import { type Language, languages } from "../../src/users/language";
 
 const isolation = /[\u2068\u2069]/g;
@@ -106,5 +108,43 @@ describe("locales", () => {
     expect(negotiateLanguage({ user: undefined, from })).toBe("fa");
     const saved = { language: "en" } as Parameters<typeof negotiateLanguage>[0]["user"];
     expect(negotiateLanguage({ user: saved, from })).toBe("en");
+  });
+});
+
+describe("remembered bundle matches", () => {
+  type Matching = { matchBundles: (locales: string[]) => unknown[] };
+
+  test("the bot's i18n has them installed (the plugin's private method is still there)", () => {
+    const fluent = i18n.fluent as unknown as Matching;
+    const own = Object.getPrototypeOf(fluent) as Partial<Matching>;
+    expect(typeof own.matchBundles).toBe("function");
+    expect(fluent.matchBundles).not.toBe(own.matchBundles);
+  });
+
+  test("each locale is matched once, and translations are what the plugin gives unremembered", () => {
+    const make = () => {
+      const fresh = new I18n<BotContext>({ defaultLocale: "en" });
+      for (const language of languages) fresh.loadLocaleSync(language, { source: localeSource(language) });
+      return fresh;
+    };
+    const plainI18n = make();
+    const remembered = make();
+    const fluent = remembered.fluent as unknown as Matching;
+    const original = fluent.matchBundles.bind(remembered.fluent);
+    const asked: string[] = [];
+    fluent.matchBundles = (locales) => {
+      asked.push(locales.join(","));
+      return original(locales);
+    };
+    rememberBundleMatches(remembered);
+
+    const locales = [...languages, "de", "fa-IR"];
+    for (let round = 0; round < 3; round++)
+      for (const locale of locales)
+        for (const key of ["balance", "help", "gen-done"])
+          expect(remembered.t(locale, key, { available: 7, held: 2 })).toBe(
+            plainI18n.t(locale, key, { available: 7, held: 2 }),
+          );
+    expect(asked.sort()).toEqual([...locales].sort());
   });
 });

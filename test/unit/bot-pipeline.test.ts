@@ -183,6 +183,21 @@ describe("the bot's middleware chain", () => {
     expect(sent).toHaveLength(4);
   });
 
+  test("each sender's window is counted apart, also when their updates reach Redis together", async () => {
+    const { bot, texts } = makeBot({ limit: 1 });
+    const people = Array.from({ length: 6 }, () => ({ id: nextUserId++ }));
+    await Promise.all(people.map((p) => bot.handleUpdate(textUpdate(p, "hello"))));
+    expect(texts().filter((t) => t.includes("did not understand"))).toHaveLength(6);
+    // the window ends: each counter expires within the window's length
+    for (const p of people) {
+      const ttl = await redis.pttl(`${prefix}:ratelimit:${p.id}`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(3_600_000);
+    }
+    await Promise.all(people.map((p) => bot.handleUpdate(textUpdate(p, "again"))));
+    expect(texts().filter((t) => t.includes("too fast"))).toHaveLength(6);
+  });
+
   test("an error tells the user, in their language, only that something went wrong", async () => {
     const { bot, texts } = makeBot();
     const user = { id: nextUserId++, language: "fa" };

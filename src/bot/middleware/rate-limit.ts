@@ -1,5 +1,6 @@
 import type { MiddlewareFn } from "grammy";
 import type { Redis } from "ioredis";
+import { z } from "zod";
 import { isGroupChat } from "../../groups/group-chat";
 import { groupCommit } from "../../lib/group-commit";
 import type { BotContext } from "../context";
@@ -61,6 +62,16 @@ function exempt(ctx: BotContext): boolean {
 
 type Verdict = "pass" | "notify" | "silence";
 
+/** Counts one more update in each key's window; a key's first count starts its window (ARGV[1] ms). */
+const countInWindows = `
+local counts = {}
+for i, key in ipairs(KEYS) do
+  counts[i] = redis.call('INCR', key)
+  redis.call('PEXPIRE', key, ARGV[1], 'NX')
+end
+return counts`;
+const countedWindows = z.array(z.number());
+
 /**
  * A fixed window per key (the sender by default), counted in Redis so every
  * process shares it. The first update over the limit gets one polite notice;
@@ -72,17 +83,15 @@ export function rateLimit(options: RateLimitOptions): MiddlewareFn<BotContext> {
   const keyOf = options.key ?? perUser;
   const notice = options.notice ?? "rate-limited";
 
-  // The counts of updates in hand at once go to Redis in one round trip.
+  // The counts of updates in hand at once go to Redis in one round trip, as one
+  // script: one command for the batch (a MULTI costs the client two per key).
   let counter: ((key: string) => Promise<number | undefined>) | undefined;
   const counterFor = (redis: Redis) =>
     groupCommit(async (keys: readonly string[]) => {
-      const batch = redis.multi();
-      for (const key of keys) batch.incr(key).pexpire(key, windowMs, "NX");
-      const results = await batch.exec();
-      return keys.map((_, i) => {
-        const value = results?.[2 * i]?.[1];
-        return typeof value === "number" ? value : undefined;
-      });
+      const counts = countedWindows.safeParse(
+        await redis.eval(countInWindows, keys.length, ...keys, String(windowMs)),
+      );
+      return keys.map((_, i) => (counts.success ? counts.data[i] : undefined));
     });
 
   async function count(ctx: BotContext, counted: string): Promise<number | undefined> {
