@@ -123,7 +123,7 @@ const breakages: Breakage[] = [
   {
     behaviour: "deliver queue paused on a Telegram 429",
     file: "src/queue/workers.ts",
-    find: "await worker.rateLimit(outcome.retryAfterSeconds * 1000);",
+    find: "await worker.rateLimit(retryAfterSeconds * 1000);",
     replace: "",
     testFiles: ["test/e2e/operator-paths.test.ts"],
   },
