@@ -180,18 +180,26 @@ describe("the update journal", () => {
     // the claims taken on arrival reach the handlers; the later one waits its turn
     const keys = [`chat:${person}`, `user:${person}`];
     const first = held(await journal.claimInTurn(earlier, keys));
-    let secondAt = 0;
-    const second = journal.claimInTurn(later, keys).then((c) => {
-      secondAt = Date.now();
-      return c;
-    });
+    const second = timedClaim(journal, later, keys);
     await new Promise((r) => setTimeout(r, 100));
-    expect(secondAt).toBe(0);
+    expect(second.at).toBe(0);
     await journal.finish(first);
-    await journal.finish(held(await second));
+    await journal.finish(held(await second.claim));
     for (const s of strangers) await journal.finish(held(await journal.claimInTurn(s, [])));
     expect((await Promise.all(ids.map(row))).map((r) => r?.state)).toEqual(["done", "done", "done", "done"]);
   });
+
+  /** A claim in turn, with the time it came (0 while it has not). */
+  function timedClaim(journal: UpdateJournal, u: Update, keys: string[]) {
+    const timed = {
+      at: 0,
+      claim: journal.claimInTurn(u, keys).then((c) => {
+        timed.at = Date.now();
+        return c;
+      }),
+    };
+    return timed;
+  }
 
   /**
    * `second` waits while `first` is held by `holder`; how long after `first` ends `waiter`
@@ -205,17 +213,13 @@ describe("the update journal", () => {
     await holder.record([first, second]);
     const a = held(await holder.claim(first));
     const keys = [`chat:${person}`, `user:${person}`];
-    let claimedAt = 0;
-    const waiting = waiter.claimInTurn(second, keys).then((c) => {
-      claimedAt = Date.now();
-      return c;
-    });
+    const waiting = timedClaim(waiter, second, keys);
     await new Promise((r) => setTimeout(r, 2_600));
-    expect(claimedAt).toBe(0);
+    expect(waiting.at).toBe(0);
     const finishedAt = Date.now();
     await holder.finish(a);
-    await waiter.finish(held(await waiting));
-    return claimedAt - finishedAt;
+    await waiter.finish(held(await waiting.claim));
+    return waiting.at - finishedAt;
   }
   const slowTries = { leaseMs: 60_000, maxPauseMs: 20_000 };
 
