@@ -27,13 +27,27 @@ export type DatabaseTarget =
   | { kind: "postgres"; url: string; max?: number }
   | { kind: "pglite"; dataDir?: string };
 
+/**
+ * The postgres.js options of the bot's pool. `max_pipeline` is unbounded because
+ * postgres.js 3.4.9 reserves a transaction's connection only when its BEGIN does
+ * not fill that connection's pipeline (porsager/postgres#1189, #823; fix #1218
+ * unreleased): at the boundary the BEGIN goes out unreserved, the transaction
+ * fails with UNSAFE_TRANSACTION and other queries may run inside it. Prepared
+ * statements pipeline, so a busy pool reaches the boundary (1,000 concurrent
+ * holds did). Queries still spread over the busy connections in turn.
+ */
+export function poolOptions(max = 10) {
+  return {
+    max,
+    max_pipeline: Number.POSITIVE_INFINITY,
+    onnotice: () => {},
+    connection: { application_name: "media-studio-bot" },
+  };
+}
+
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === "postgres") {
-    const client = postgres(target.url, {
-      max: target.max ?? 10,
-      onnotice: () => {},
-      connection: { application_name: "media-studio-bot" },
-    });
+    const client = postgres(target.url, poolOptions(target.max));
     const db = drizzlePostgres(preparingClient(client), { schema }) as unknown as Database;
     const listen: Listen = async (channel, onPayload) => {
       const { unlisten } = await client.listen(channel, onPayload);
