@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import type { User } from "grammy/types";
 import postgres from "postgres";
@@ -64,6 +64,21 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** CPU ms of every Postgres process on the machine (the server's share of an update's cost) */
+function postgresCpuMs(): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (stat.includes("(postgres)")) total += cpuMs(Number(entry));
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return total;
+}
+
 async function post(url: string, body: string): Promise<number> {
   const res = await fetch(`${url}/telegram`, {
     method: "POST",
@@ -116,11 +131,13 @@ async function measure(c: Contender, db: TestDatabase, people: readonly User[], 
   await new Promise((r) => setTimeout(r, 1_000));
   const tx0 = await transactions(db);
   const cpu0 = cpuMs(c.child.pid!);
+  const pg0 = postgresCpuMs();
   const sends0 = sink.sends;
   const t0 = performance.now();
   const failed = await load(c.url, bodies);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = cpuMs(c.child.pid!) - cpu0;
+  const pgCpu = postgresCpuMs() - pg0;
   await new Promise((r) => setTimeout(r, 1_000));
   const tx = (await transactions(db)) - tx0 - 2;
   return {
@@ -131,6 +148,7 @@ async function measure(c: Contender, db: TestDatabase, people: readonly User[], 
     seconds: Number(seconds.toFixed(2)),
     updates_per_second: Math.round(bodies.length / seconds),
     cpu_ms_per_update: Number((cpu / bodies.length).toFixed(2)),
+    postgres_cpu_ms_per_update: Number((pgCpu / bodies.length).toFixed(2)),
     db_transactions_per_update: Number((tx / bodies.length).toFixed(2)),
   };
 }
