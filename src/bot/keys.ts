@@ -17,11 +17,14 @@ export function chatUserKey(ctx: Pick<Context, "chatId" | "from">): string | und
  * The keys an update is ordered by: updates sharing a chat or a user are
  * handled one after another (so anything keyed by chat, by user, or by
  * `chatUserKey` sees them in order); unrelated updates run concurrently.
+ * A private chat's id is its user's id, and its key is that user's: an update
+ * there (most of them) holds one key, not two, in the journal's claim.
  */
-export function sequenceConstraints(ctx: Pick<Context, "chatId" | "from">): string[] {
+export function sequenceConstraints(ctx: Pick<Context, "chat" | "chatId" | "from">): string[] {
   const keys: string[] = [];
-  if (ctx.chatId !== undefined) keys.push(`chat:${ctx.chatId}`);
-  if (ctx.from) keys.push(`user:${ctx.from.id}`);
+  if (ctx.chatId !== undefined)
+    keys.push(ctx.chat?.type === "private" ? `user:${ctx.chatId}` : `chat:${ctx.chatId}`);
+  if (ctx.from && keys[0] !== `user:${ctx.from.id}`) keys.push(`user:${ctx.from.id}`);
   return keys;
 }
 

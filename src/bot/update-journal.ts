@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Bot, MiddlewareFn } from "grammy";
 import type { Update } from "grammy/types";
 import { z } from "zod";
@@ -69,7 +69,7 @@ const seconds = (ms: number) => sql`make_interval(secs => ${ms / 1000})`;
  * The update journal: an update is recorded (raw, with its chat and user keys)
  * before Telegram is told it arrived (the next getUpdates offset, or a 2xx
  * webhook answer), claimed by one handler under a lease, and marked done once
- * handled. The claim (`claim_update` in Postgres) also keeps order across
+ * handled. The claim (`claim_updates` in Postgres) also keeps order across
  * processes: an update is leased only when no earlier one of its chat or user
  * is pending and none is in hand anywhere. What a crash left pending is
  * handled again by `recoverUpdates`; a redelivered copy of a done update is
@@ -230,6 +230,7 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
       .where(
         and(
           eq(processedUpdates.state, "pending"),
+          isNotNull(processedUpdates.payload),
           or(
             lt(processedUpdates.leaseUntil, sql`now()`),
             and(

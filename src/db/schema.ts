@@ -421,15 +421,21 @@ export const processedUpdates = pgTable(
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
   (t) => [
-    index("processed_updates_pending").on(t.state, t.leaseUntil).where(sql`${t.state} = 'pending'`),
+    // Each index's predicate names something only its own query states, so that no query can
+    // scan another's index whole (claim_updates keeps its plans, made once, maybe on an empty
+    // table, where such a scan looked as cheap as any): every pending update has a payload.
+    // For the recovery's look at unfinished updates:
+    index("processed_updates_pending")
+      .on(t.state, t.leaseUntil)
+      .where(sql`${t.state} = 'pending' AND ${t.payload} IS NOT NULL`),
     // the chat key and the sender key (sequence_keys has at most these two): b-trees, whose
     // scans skip the entries of finished updates once seen, where a GIN index visits them all
     index("processed_updates_pending_first_key")
       .on(sql`(${t.sequenceKeys}[1])`)
-      .where(sql`${t.state} = 'pending'`),
+      .where(sql`${t.state} = 'pending' AND (${t.sequenceKeys}[1]) IS NOT NULL`),
     index("processed_updates_pending_second_key")
       .on(sql`(${t.sequenceKeys}[2])`)
-      .where(sql`${t.state} = 'pending'`),
+      .where(sql`${t.state} = 'pending' AND (${t.sequenceKeys}[2]) IS NOT NULL`),
     check("processed_updates_two_keys_at_most", sql`cardinality(${t.sequenceKeys}) <= 2`),
   ],
 );
