@@ -7,6 +7,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { Api } from "grammy";
 import { type Context, Hono } from "hono";
 import type { Logger } from "../lib/logger";
+import { releasingChunks } from "../lib/release-chunks";
 import type { MediaStore, StoredFile } from "../storage/media-store";
 import { verifyFileToken } from "../storage/signed-tokens";
 
@@ -69,7 +70,7 @@ async function relay(
   });
   outgoing.writeHead(200, headers);
   try {
-    await pipeline(body, outgoing);
+    await pipeline(body, releasingChunks(), outgoing);
   } catch (err) {
     // the client went away, or the upstream broke off: nothing left to answer
     logger.info(

@@ -5,6 +5,7 @@ import { join, normalize, sep } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { releasingChunks } from "../lib/release-chunks";
 
 export interface StoredFile {
   /** path relative to the store root, e.g. "<gid>/0.png" */
@@ -113,7 +114,11 @@ export function createMediaStore(root: string, options: { fetch?: typeof fetch; 
     // a name of its own: two copies of one slot at once (a job run again while the first still runs) never share a file
     const tmp = `${resolve(path)}.${randomUUID()}.part`;
     try {
-      await pipeline(Readable.fromWeb(res.body as unknown as WebReadableStream), createWriteStream(tmp));
+      await pipeline(
+        Readable.fromWeb(res.body as unknown as WebReadableStream),
+        releasingChunks(),
+        createWriteStream(tmp),
+      );
       await rename(tmp, resolve(path));
     } finally {
       await rm(tmp, { force: true });

@@ -1,6 +1,8 @@
+import { createReadStream } from "node:fs";
 import { type Api, InlineKeyboard, InputFile } from "grammy";
 import type { InputMediaDocument, InputMediaPhoto, Message } from "grammy/types";
 import type { TranslateFor } from "../../bot/i18n";
+import { releaseChunks } from "../../lib/release-chunks";
 import { shorten } from "../../lib/shorten";
 import { limits as catalogLimits } from "../../media/catalog";
 import type { MediaStore, StoredFile } from "../../storage/media-store";
@@ -174,8 +176,9 @@ async function sendFiles(
   const caption = captionOf(g, deps.t, limits);
   // a link to a picture too big to send has no file id to edit or enlarge
   const keyboard = resultKeyboard(g, deps.t, 0);
-  // a path, not a stream: a retried send (429, network) opens the file again
-  const upload = (f: StoredFile) => new InputFile(f.absolutePath, f.fileName);
+  // a supplier, not a stream: a retried send (429, network) opens the file again
+  const upload = (f: StoredFile) =>
+    new InputFile(() => releaseChunks(createReadStream(f.absolutePath)), f.fileName);
   const sent: Message[] = [];
 
   const tooBig = files.filter((f) => f.size > limits.uploadMaxBytes);
