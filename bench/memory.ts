@@ -16,6 +16,7 @@ import { createSyncHints } from "../src/queue/sync-hints";
 import { signFileToken } from "../src/storage/signed-tokens";
 import { startedUser, startHarness } from "../test/support/harness";
 import { pseudoRandom, sha256Of } from "../test/support/pseudo-random";
+import { median } from "./percentile";
 import { report } from "./support/report";
 
 /**
@@ -81,7 +82,6 @@ function memoryOf(pid: number): Memory {
 
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /** Least-squares slope of y over x. */
 function slope(points: Array<{ x: number; y: number }>): number {

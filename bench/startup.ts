@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { startHarness } from "../test/support/harness";
+import { median } from "./percentile";
 
 /**
  * Start-up of the bot as shipped (plain node on the esbuild bundle in dist/)
@@ -48,7 +49,6 @@ try {
     runs.built.push(await startOnce(["--enable-source-maps", "dist/main.js"], env));
     runs.tsx.push(await startOnce(["--import", "tsx", "src/main.ts"], env));
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const summary = (r: Run[]) => ({
     startup_ms_median: median(r.map((x) => x.startup_ms)),
     rss_mb_median: median(r.map((x) => x.rss_mb)),

@@ -6,6 +6,7 @@ import postgres from "postgres";
 import { createTestDatabase, type TestDatabase } from "../test/support/db";
 import { freePort, redisUrl } from "../test/support/harness";
 import { textUpdate } from "../test/support/web-fleet";
+import { median } from "./percentile";
 import { startBotApiSink } from "./support/bot-api-sink";
 import { report } from "./support/report";
 
@@ -236,11 +237,6 @@ async function run(contender: ContenderName): Promise<Result> {
   }
 }
 
-const median = (xs: readonly number[]): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const ratio = (a: Result | undefined, b: Result | undefined) =>
   a && b ? Number((a.updates_per_second / b.updates_per_second).toFixed(2)) : undefined;
 
