@@ -16,6 +16,7 @@ import {
   sendJobNames,
 } from "./jobs";
 import { type RedisTarget, redisConnection, type SendJob } from "./queues";
+import { sendLimiter } from "./send-limiter";
 import type { SyncHints } from "./sync-hints";
 
 export interface WorkerOptions {
@@ -158,7 +159,7 @@ function deliverWorker(opts: WorkerOptions, base: WorkerBase, report: Report): W
     {
       ...base,
       concurrency: opts.concurrency?.deliver ?? 4,
-      limiter: { max: opts.telegramPerSecond ?? 25, duration: 1000 },
+      limiter: sendLimiter(opts.telegramPerSecond ?? 25),
     },
   );
   return worker;

@@ -79,7 +79,7 @@ describe("operator paths", () => {
     await requestImage(user, "a flood");
     const ttl = await eventually(async () => {
       const left = await h.runtime.queues.deliver.getRateLimitTtl();
-      // the 25-per-second limiter leaves up to a second of its own: wait for the long pause
+      // the limiter's own windows are a tenth of a second: wait for the long pause
       return left > 2_000 ? left : undefined;
     });
     expect(ttl).toBeGreaterThan(30_000);
