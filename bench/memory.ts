@@ -7,7 +7,6 @@ import { cpus, loadavg } from "node:os";
 import { Readable } from "node:stream";
 import { and, count, eq } from "drizzle-orm";
 import { Redis } from "ioredis";
-import { z } from "zod";
 import { generations, users } from "../src/db/schema";
 import { systemClock } from "../src/lib/clock";
 import type { TestUser } from "../src/playground/telegram";
@@ -18,6 +17,7 @@ import { startedUser, startHarness } from "../test/support/harness";
 import { pseudoRandom, sha256Of } from "../test/support/pseudo-random";
 import { median } from "./percentile";
 import { report } from "./support/report";
+import { startCommand } from "./support/start-flags";
 
 /**
  * Resident memory of the bot as shipped: `node <the flags of npm start>
@@ -44,18 +44,6 @@ const generationsTotal = Number(process.env.BENCH_GENERATIONS ?? 1_000);
 const generationUsers = 200;
 const outputBytes = 50 * MB;
 const inputBytes = 20 * MB;
-
-/** The node flags `npm start` runs the bundle with: what ships is what is measured. */
-function startFlags(): string[] {
-  const pkg = z
-    .object({ scripts: z.object({ start: z.string() }) })
-    .parse(JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")));
-  const words = pkg.scripts.start.split(/\s+/);
-  if (words[0] !== "node" || words.at(-1) !== "dist/main.js") {
-    throw new Error(`npm start is not "node <flags> dist/main.js": ${pkg.scripts.start}`);
-  }
-  return words.slice(1, -1);
-}
 
 /** The V8 heap as the process reports it on /metrics (prom-client's default metrics). */
 async function heapOf(url: string) {
@@ -104,13 +92,14 @@ const h = await startHarness({
     TELEGRAM_SENDS_PER_SECOND: "1000",
   },
 });
-const flags = process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? startFlags();
+const shipped = startCommand();
+const flags = process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? shipped.flags;
 const children = new Set<ChildProcess>();
 
 /** `node <start flags> dist/main.js` in the role asked; resolves once it logged its start. */
 async function spawnRole(role: "web" | "worker" | "all", port: number) {
   const child = spawn(process.execPath, [...flags, "dist/main.js"], {
-    env: { ...process.env, ...h.env, ROLE: role, PORT: String(port) },
+    env: { ...shipped.env, ...process.env, ...h.env, ROLE: role, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.add(child);
@@ -194,6 +183,7 @@ const result: Record<string, unknown> = {
   started: new Date().toISOString(),
   node: process.version,
   node_flags: flags,
+  node_env: shipped.env,
   cpus: cpus().length,
   targets: { process_rss_mb_max: targets.processMb, relay_growth_mb_max: targets.relayGrowthMb },
 };

@@ -3,9 +3,10 @@ import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { startHarness } from "../test/support/harness";
 import { median } from "./percentile";
+import { startCommand } from "./support/start-flags";
 
 /**
- * Start-up of the bot as shipped (plain node on the esbuild bundle in dist/)
+ * Start-up of the bot as shipped (node on the esbuild bundle in dist/, as `npm start` runs it)
  * beside the same bot run through tsx: milliseconds until "media studio bot
  * started" and the resident memory at that moment. Run `npm run build` first.
  */
@@ -40,13 +41,14 @@ async function startOnce(args: string[], env: Record<string, string>) {
   return { startup_ms: Math.round(ms), rss_mb: Math.round(rssKb / 1024) };
 }
 
+const shipped = startCommand();
 const h = await startHarness({ noRuntime: true });
 try {
   const env = { ...h.env, PORT: "0", LOG_LEVEL: "info" };
   type Run = { startup_ms: number; rss_mb: number };
   const runs: { built: Run[]; tsx: Run[] } = { built: [], tsx: [] };
   for (let i = 0; i < 3; i++) {
-    runs.built.push(await startOnce(["--enable-source-maps", "dist/main.js"], env));
+    runs.built.push(await startOnce([...shipped.flags, "dist/main.js"], { ...shipped.env, ...env }));
     runs.tsx.push(await startOnce(["--import", "tsx", "src/main.ts"], env));
   }
   const summary = (r: Run[]) => ({

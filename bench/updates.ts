@@ -9,6 +9,7 @@ import { textUpdate } from "../test/support/web-fleet";
 import { median } from "./percentile";
 import { startBotApiSink } from "./support/bot-api-sink";
 import { report } from "./support/report";
+import { startCommand } from "./support/start-flags";
 
 /**
  * Webhook-mode updates per second: the bot (built `dist/main.js`, web role)
@@ -176,12 +177,6 @@ const people: User[] = Array.from({ length: users }, (_, i) => ({
   language_code: "en",
 }));
 
-/** node's flags in `npm start` (V8 memory settings among them): the bot is measured as it runs */
-function startFlags(): string[] {
-  const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: { start: string } };
-  return pkg.scripts.start.split(" ").filter((w) => w.startsWith("--"));
-}
-
 /** node flags for every contender, for a look inside (e.g. BENCH_NODE_FLAGS="--cpu-prof") */
 const extraFlags = process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? [];
 
@@ -206,8 +201,9 @@ async function run(contender: ContenderName): Promise<Result> {
         ? await startContender(
             contender,
             // as `npm start` runs it
-            [...startFlags(), ...extraFlags, "dist/main.js"],
+            [...startCommand().flags, ...extraFlags, "dist/main.js"],
             {
+              ...startCommand().env,
               ...env,
               ROLE: "web",
               BOT_MODE: "webhook",
