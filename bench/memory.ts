@@ -20,8 +20,8 @@ import { report } from "./support/report";
 import { startCommand } from "./support/start-flags";
 
 /**
- * Resident memory of the bot as shipped: `node <the flags of npm start>
- * dist/main.js`, each role a process of its own, against Postgres, Redis, the
+ * Resident memory of the bot as shipped: `dist/main.js` with npm start's
+ * environment and node flags, each role a process of its own, against Postgres, Redis, the
  * media service simulator and the Telegram stand-in (both in this process,
  * so their memory is not counted). Measured from /proc/<pid>/status:
  *
