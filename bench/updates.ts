@@ -19,7 +19,7 @@ import { startCommand } from "./support/start-flags";
  * 32 connections, as Telegram's webhook would; replies go to a local Bot API
  * that answers at once. Besides the rate: CPU ms and database transactions per
  * update, the bot's own and Postgres's. The contenders take turns over
- * BENCH_ROUNDS rounds (3); the ratio is the median of the rounds' ratios.
+ * BENCH_ROUNDS rounds (5); the ratio is the median of the rounds' ratios.
  * Target: bot ≥ 0.5 × the bare bot of the same shape.
  * Run `npm run bench:updates` (builds first).
  */
@@ -239,7 +239,7 @@ const ratio = (a: Result | undefined, b: Result | undefined) =>
 // The contenders take turns, round after round: this machine's speed drifts by tens of
 // percent over a minute (a shared VM), and a ratio taken within one round, then the
 // median over rounds, is what that drift leaves alone.
-const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 /** BENCH_ONLY: a comma-separated choice of contenders (e.g. "bot,bare-same-shape") */
 const only = process.env.BENCH_ONLY?.split(",");
 const chosen = contenders.filter((c) => !only || only.includes(c));
