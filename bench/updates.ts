@@ -18,13 +18,15 @@ import { startCommand } from "./support/start-flags";
  * of its own on the same Postgres, in one run. 500 users send /balance over
  * 32 connections, as Telegram's webhook would; replies go to a local Bot API
  * that answers at once. Besides the rate: CPU ms and database transactions per
- * update, the bot's own and Postgres's. The contenders take turns over
- * BENCH_ROUNDS rounds (5); the ratio is the median of the rounds' ratios.
+ * update, the bot's own and Postgres's. The contenders are started and warmed
+ * up once, then take turns over BENCH_ROUNDS phases (9) of BENCH_PER_USER (4)
+ * /balance per user; the ratio is the median of the phases' ratios.
  * Target: bot ≥ 0.5 × the bare bot of the same shape.
  * Run `npm run bench:updates` (builds first).
  */
 const users = Number(process.env.BENCH_USERS ?? 500);
-const perUser = Number(process.env.BENCH_PER_USER ?? 10);
+/** /balance per user in each phase */
+const perUser = Number(process.env.BENCH_PER_USER ?? 4);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const secret = "bench-webhook-secret-0123456789";
 const token = "123456:bench-token-aaaaaaaaaaaaaaaaaaaaaaaaaaaa";
@@ -124,14 +126,19 @@ async function transactions(db: TestDatabase): Promise<number> {
   }
 }
 
-async function measure(c: Contender, db: TestDatabase, people: readonly User[], sink: { sends: number }) {
-  // warm-up: every user known (the bot registers them), code paths hot
-  const warm = people.map((p) => JSON.stringify(textUpdate(p, "/start")));
-  await load(c.url, warm);
+/** every user known (the bot registers them), code paths hot */
+async function warmUp(c: Contender, people: readonly User[]): Promise<void> {
+  await load(
+    c.url,
+    people.map((p) => JSON.stringify(textUpdate(p, "/start"))),
+  );
   await load(
     c.url,
     people.map((p) => JSON.stringify(textUpdate(p, "/balance"))),
   );
+}
+
+async function measure(c: Contender, db: TestDatabase, people: readonly User[], sink: { sends: number }) {
   const bodies: string[] = [];
   for (let i = 0; i < perUser; i++)
     for (const p of people) bodies.push(JSON.stringify(textUpdate(p, "/balance")));
@@ -186,7 +193,13 @@ type Result = Awaited<ReturnType<typeof measure>>;
 const contenders = ["bot", "bare-same-shape", "bare-fixed-text"] as const;
 type ContenderName = (typeof contenders)[number];
 
-async function run(contender: ContenderName): Promise<Result> {
+interface Running {
+  contender: Contender;
+  db: TestDatabase;
+  sink: Awaited<ReturnType<typeof startBotApiSink>>;
+}
+
+async function launch(contender: ContenderName): Promise<Running> {
   const db = await createTestDatabase({ max: 2 });
   const sink = await startBotApiSink(123456);
   const prefix = `msb-bench-updates-${process.pid}-${contender}`;
@@ -196,9 +209,8 @@ async function run(contender: ContenderName): Promise<Result> {
     TELEGRAM_WEBHOOK_SECRET: secret,
     DATABASE_URL: db.url,
   };
-  let c: Contender | undefined;
   try {
-    c =
+    const c =
       contender === "bot"
         ? await startContender(
             contender,
@@ -227,29 +239,48 @@ async function run(contender: ContenderName): Promise<Result> {
             { ...env, BARE_SHAPE: contender === "bare-same-shape" ? "same" : "fixed" },
             "bare ready",
           );
-    return await measure(c, db, people, sink);
-  } finally {
-    if (c) await stop(c);
+    await warmUp(c, people);
+    return { contender: c, db, sink };
+  } catch (err) {
     await sink.close();
     await db.drop();
+    throw err;
   }
+}
+
+async function shutDown(r: Running): Promise<void> {
+  await stop(r.contender);
+  await r.sink.close();
+  await r.db.drop();
 }
 
 const ratio = (a: Result | undefined, b: Result | undefined) =>
   a && b ? Number((a.updates_per_second / b.updates_per_second).toFixed(2)) : undefined;
 
-// The contenders take turns, round after round: this machine's speed drifts by tens of
-// percent over a minute (a shared VM), and a ratio taken within one round, then the
-// median over rounds, is what that drift leaves alone.
-const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
+// The contenders run side by side for the whole bench and take turns, phase after phase,
+// each phase in a rotated order: this machine's speed drifts by tens of percent within a
+// minute (a shared VM), and a ratio taken within one phase (seconds apart), then the
+// median over phases, is what that drift leaves alone. A contender is idle while another
+// is measured.
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 9));
 /** BENCH_ONLY: a comma-separated choice of contenders (e.g. "bot,bare-same-shape") */
 const only = process.env.BENCH_ONLY?.split(",");
 const chosen = contenders.filter((c) => !only || only.includes(c));
+const running = new Map<ContenderName, Running>();
 const byRound: Partial<Record<ContenderName, Result>>[] = [];
-for (let round = 0; round < rounds; round++) {
-  const results: Partial<Record<ContenderName, Result>> = {};
-  for (const contender of chosen) results[contender] = await run(contender);
-  byRound.push(results);
+try {
+  for (const contender of chosen) running.set(contender, await launch(contender));
+  for (let round = 0; round < rounds; round++) {
+    const results: Partial<Record<ContenderName, Result>> = {};
+    const order = chosen.map((_, i) => chosen[(i + round) % chosen.length]!);
+    for (const contender of order) {
+      const r = running.get(contender)!;
+      results[contender] = await measure(r.contender, r.db, people, r.sink);
+    }
+    byRound.push(results);
+  }
+} finally {
+  for (const r of running.values()) await shutDown(r);
 }
 
 const ratios = (other: ContenderName) =>

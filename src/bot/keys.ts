@@ -47,7 +47,12 @@ const detachedMe: UserFromGetMe = {
   supports_join_request_queries: false,
 };
 
+/** A context over a raw update, for reading where it keeps its chat and sender before any bot handles it. */
+export function detachedContext(update: Update): Context {
+  return new Context(update, detachedApi, detachedMe);
+}
+
 /** `sequenceConstraints` of a raw update, before any bot handles it (the journal records them on arrival). */
 export function updateSequenceKeys(update: Update): string[] {
-  return sequenceConstraints(new Context(update, detachedApi, detachedMe));
+  return sequenceConstraints(detachedContext(update));
 }

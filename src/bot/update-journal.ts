@@ -8,8 +8,10 @@ import { rowsOf } from "../db/raw-rows";
 import { processedUpdates } from "../db/schema";
 import { groupCommit } from "../lib/group-commit";
 import type { Logger } from "../lib/logger";
+import { userJson } from "../users/user-json";
 import type { BotContext } from "./context";
-import { sequenceConstraints, updateSequenceKeys } from "./keys";
+import { detachedContext, sequenceConstraints, updateSequenceKeys } from "./keys";
+import { type Sender, type SenderRead, senderToRead } from "./middleware/load-sender";
 import { createTurns } from "./turns";
 
 export interface UpdateJournalOptions {
@@ -35,7 +37,7 @@ const defaultJournalOptions: UpdateJournalOptions = {
   maxPauseMs: 100,
 };
 
-/** where finish_updates announces the keys of the updates it ended (drizzle/0005) */
+/** where finish_updates (called by journal_step) announces the keys of the updates it ended (drizzle/0005) */
 const turnsChannel = "update_turns";
 const endedElsewhere = z.object({ by: z.string(), keys: z.array(z.string()) });
 
@@ -46,6 +48,8 @@ export interface UpdateClaim {
   attempts: number;
   /** the chat and user keys it holds: updates sharing one wait for it */
   keys: readonly string[];
+  /** the sender's row and stored conversation, read once the claim was granted (none: no person sent it) */
+  sender: Sender | undefined;
 }
 
 /** A claim's outcome: held, someone else's or finished ("taken"), or not its turn yet ("wait"). */
@@ -56,8 +60,26 @@ const claimRows = z.array(
     claim_token: z.string(),
     outcome: z.enum(["claimed", "taken", "wait"]),
     attempts: z.coerce.number(),
+    // postgres-js parses jsonb; PGlite too, but a driver may hand it over as text
+    sender: z.preprocess((v) => (typeof v === "string" ? JSON.parse(v) : v), userJson.nullable()),
+    conversation: z.string().nullable(),
   }),
 );
+
+type ClaimAnswer = z.infer<typeof claimRows>[number];
+
+/** What goes to Postgres in one `journal_step`: updates to claim and updates finished. */
+type JournalWork =
+  | {
+      kind: "claim";
+      update: Update;
+      keys: readonly string[];
+      token: string;
+      /** the webhook's record: the transaction waits for the disk */
+      durable: boolean;
+      wanted: SenderRead | undefined;
+    }
+  | { kind: "finish"; id: number; token: string; state: "done" | "abandoned"; keys: readonly string[] };
 
 // Claims taken on arrival (webhook), keyed by the update object grammY hands
 // its context: the handler takes them over whichever journal instance it uses.
@@ -80,43 +102,53 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
   const opts = { ...defaultJournalOptions, ...options };
   const owner = `${process.pid}-${randomBytes(4).toString("hex")}`;
   let claims = 0;
+  /** claims this journal granted that are not finished or released yet */
+  let inHand = 0;
   const leaseEnd = () => sql`now() + ${seconds(opts.leaseMs)}`;
   const turns = createTurns();
 
   // Claims and finishes made while a round trip is under way go together in
-  // the next one: under load one transaction (one wait for the disk, for the
-  // webhook's durable records) serves many updates.
-  const claimGathered = groupCommit(
-    async (
-      items: readonly { update: Update; keys: readonly string[]; token: string; durable: boolean }[],
-    ) => {
-      const batch = items.map((i) => ({
-        id: i.update.update_id,
-        payload: i.update,
-        keys: i.keys,
-        token: i.token,
-      }));
-      const durable = items.some((i) => i.durable);
+  // the next one (`journal_step`): under load one transaction (one wait for
+  // the disk, for the webhook's durable records) serves many updates.
+  const step = groupCommit(
+    async (items: readonly JournalWork[]): Promise<(ClaimAnswer | undefined | Error)[]> => {
+      const claimed = items.flatMap((i) =>
+        i.kind === "claim"
+          ? [
+              {
+                id: i.update.update_id,
+                payload: i.update,
+                keys: i.keys,
+                token: i.token,
+                sender: i.wanted?.id ?? null,
+                conversation_key: i.wanted?.key ?? null,
+              },
+            ]
+          : [],
+      );
+      const finished = items.flatMap((i) =>
+        i.kind === "finish" ? [{ id: i.id, token: i.token, state: i.state, keys: i.keys }] : [],
+      );
+      const durable = items.some((i) => i.kind === "claim" && i.durable);
       const result = await db.execute(
-        sql`select claim_token, outcome, attempts from claim_updates(${JSON.stringify(batch)}::jsonb, ${owner}, ${opts.leaseMs}, ${durable})`,
+        sql`select claim_token, outcome, attempts, sender, conversation from journal_step(${JSON.stringify(finished)}::jsonb, ${JSON.stringify(claimed)}::jsonb, ${owner}, ${opts.leaseMs}, ${durable})`,
       );
       const answers = new Map(claimRows.parse(rowsOf(result)).map((r) => [r.claim_token, r]));
-      return items.map(
-        (i) => answers.get(i.token) ?? new Error(`no claim answer for update ${i.update.update_id}`),
+      return items.map((i) =>
+        i.kind === "finish"
+          ? undefined
+          : (answers.get(i.token) ?? new Error(`no claim answer for update ${i.update.update_id}`)),
       );
     },
-    // an update may be up to 1 MB (the webhook's cap): a batch stays a bounded statement
-    { maxBatch: 64 },
-  );
-  const finishGathered = groupCommit(
-    async (
-      items: readonly { id: number; token: string; state: "done" | "abandoned"; keys: readonly string[] }[],
-    ) => {
-      await db.execute(sql`select finish_updates(${JSON.stringify(items)}::jsonb, ${owner})`);
-      return items.map(() => undefined);
+    {
+      // an update may be up to 1 MB (the webhook's cap): a batch stays a bounded statement;
+      // the keys finished go out in one NOTIFY, whose payload Postgres caps at 8,000 bytes
+      maxBatch: 64,
+      // Nothing waits on a finish but its own handler's end, and under load (other updates
+      // in hand here) nothing is lost by a claim waiting a few ms: they gather, and a few
+      // updates share one round trip. A claim with nothing else in hand goes at once.
+      lingers: (work) => work.kind === "finish" || inHand >= 2,
     },
-    // the keys ended go out in one NOTIFY, whose payload Postgres caps at 8,000 bytes
-    { maxBatch: 64 },
   );
   const unlistening = opts.listen?.(turnsChannel, (payload) => {
     try {
@@ -157,9 +189,18 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
   ): Promise<ClaimOutcome> {
     claims += 1;
     const token = `${owner}-${claims}`;
-    const row = await claimGathered({ update, keys, token, durable });
+    const wanted = senderToRead(detachedContext(update));
+    const row = await step({ kind: "claim", update, keys, token, durable, wanted });
+    if (!row) throw new Error(`no claim answer for update ${update.update_id}`);
     if (row.outcome !== "claimed") return row.outcome;
-    return { updateId: update.update_id, token, attempts: row.attempts, keys };
+    inHand += 1;
+    return {
+      updateId: update.update_id,
+      token,
+      attempts: row.attempts,
+      keys,
+      sender: wanted && { user: row.sender ?? undefined, conversation: row.conversation },
+    };
   }
 
   /**
@@ -187,11 +228,17 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
       return taken;
     }
     const deadline = Date.now() + 2 * opts.leaseMs;
-    for (let pause = 5; ; pause = Math.min(opts.maxPauseMs, pause * 2)) {
-      const outcome = await claim(update, keys);
-      if (outcome !== "wait") return outcome;
-      if (Date.now() > deadline) throw new Error(`update ${update.update_id} waited two leases for its turn`);
-      await turns.next(keys, pause);
+    const watching = turns.watch(keys);
+    try {
+      for (let pause = 5; ; pause = Math.min(opts.maxPauseMs, pause * 2)) {
+        const outcome = await claim(update, keys);
+        if (outcome !== "wait") return outcome;
+        if (Date.now() > deadline)
+          throw new Error(`update ${update.update_id} waited two leases for its turn`);
+        await watching.wait(pause);
+      }
+    } finally {
+      watching.close();
     }
   }
 
@@ -203,15 +250,17 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
   }
 
   async function finish(c: UpdateClaim, state: "done" | "abandoned" = "done"): Promise<void> {
-    try {
-      await finishGathered({ id: c.updateId, token: c.token, state, keys: c.keys });
-    } finally {
-      turns.end(c.keys);
-    }
+    inHand -= 1;
+    const finished = step({ kind: "finish", id: c.updateId, token: c.token, state, keys: c.keys });
+    // an update here waiting on these keys may ask at once: its claim goes in the same
+    // step as this finish, after it
+    turns.end(c.keys);
+    await finished;
   }
 
   /** Handling failed: the update may be taken again at once (a webhook retry, the recovery). */
   async function release(c: UpdateClaim): Promise<void> {
+    inHand -= 1;
     try {
       await db.update(processedUpdates).set({ leaseUntil: sql`now()` }).where(held(c));
     } finally {
@@ -294,6 +343,7 @@ export function journalUpdates(journal: UpdateJournal): MiddlewareFn<BotContext>
       ctx.logger.info("repeated update dropped");
       return;
     }
+    ctx.claimedSender = c.sender;
     if (c.attempts > maxAttempts) {
       ctx.logger.warn({ attempts: c.attempts - 1 }, "update given up after repeated failures");
       await journal.finish(c, "abandoned");

@@ -1,8 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { Bot } from "grammy";
 import type { Update } from "grammy/types";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { BotContext } from "../../src/bot/context";
+import { conversationStorageKey } from "../../src/bot/conversations/plugin";
 import {
   type ClaimOutcome,
   createUpdateJournal,
@@ -11,7 +13,7 @@ import {
   type UpdateJournal,
 } from "../../src/bot/update-journal";
 import { rowsOf } from "../../src/db/raw-rows";
-import { processedUpdates } from "../../src/db/schema";
+import { kvStore, processedUpdates, users } from "../../src/db/schema";
 import { testBotInfo } from "../support/bot-info";
 import { createTestDatabase, type TestDatabase } from "../support/db";
 import { captureLogs } from "../support/log-capture";
@@ -187,6 +189,80 @@ describe("the update journal", () => {
     await journal.finish(held(await second.claim));
     for (const s of strangers) await journal.finish(held(await journal.claimInTurn(s, [])));
     expect((await Promise.all(ids.map(row))).map((r) => r?.state)).toEqual(["done", "done", "done", "done"]);
+  });
+
+  test("a claim brings its sender's row and stored conversation, as they are once it is granted", async () => {
+    const journal = createUpdateJournal(database.db, { leaseMs: 60_000 });
+    const person = nextPerson++;
+    const [first, second] = [update(person), update(person)];
+    const keys = [`user:${person}`];
+    // a new person: no row, no conversation
+    const a = held(await journal.claim(first));
+    expect(a.sender).toEqual({ user: undefined, conversation: null });
+    // what the first update's handler writes
+    await database.db.insert(users).values({ id: person, firstName: "A", language: "de" });
+    await database.db.insert(kvStore).values({
+      key: conversationStorageKey({ chatId: person, from: { id: person, is_bot: false, first_name: "A" } })!,
+      value: { step: 1 },
+    });
+    // The second update's claim comes while the first update's finish (another process's,
+    // with its handler's last write) holds their key: the claim waits for that lock, and is
+    // granted once the finish commits. Its read sees that write: a read with the claim
+    // statement's own snapshot, taken before the wait, would not.
+    const finisher = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      let claimAsked: () => void = () => {};
+      const asked = new Promise<void>((r) => {
+        claimAsked = r;
+      });
+      let claiming: Promise<ClaimOutcome> | undefined;
+      await finisher.begin(async (tx) => {
+        await tx`select pg_advisory_xact_lock(hashtextextended(${keys[0]!}, 0))`;
+        claiming = journal.claim(second, keys);
+        setTimeout(claimAsked, 200);
+        await asked;
+        await tx`update users set language = 'es' where id = ${person}`;
+        await tx`select finish_updates(${tx.json([{ id: a.updateId, token: a.token, state: "done", keys }])}, 'elsewhere')`;
+      });
+      const b = held(await claiming!);
+      expect(b.sender?.user).toMatchObject({ id: person, firstName: "A", language: "es", bannedAt: null });
+      expect(b.sender?.user?.firstSeenAt).toBeInstanceOf(Date);
+      expect(JSON.parse(b.sender?.conversation ?? "null")).toEqual({ step: 1 });
+      await journal.finish(b);
+    } finally {
+      await finisher.end();
+    }
+    // an update from no person (a channel post) reads no sender
+    const post = held(
+      await journal.claim({
+        update_id: nextId++,
+        channel_post: {
+          message_id: 1,
+          date: 0,
+          chat: { id: -100123, type: "channel", title: "C" },
+          text: "x",
+        },
+      }),
+    );
+    expect(post.sender).toBeUndefined();
+    await journal.finish(post);
+  });
+
+  test("a finish and a claim of a redelivered copy of the same update, in two processes at once, both end", async () => {
+    // the finish holds the update's row and wants its keys; the claim holds the keys and
+    // wants the row: taken in one order by both, neither waits on the other for good
+    for (let round = 0; round < 20; round++) {
+      const here = createUpdateJournal(database.db, { leaseMs: 60_000 });
+      const there = createUpdateJournal(database.db, { leaseMs: 60_000 });
+      const person = nextPerson++;
+      const u = update(person);
+      const c = held(await here.claim(u));
+      const started = Date.now();
+      const [, again] = await Promise.all([here.finish(c), there.claim(u)]);
+      expect(again).toBe("taken");
+      // Postgres breaks a deadlock after deadlock_timeout (1 s): well before that here
+      expect(Date.now() - started).toBeLessThan(900);
+    }
   });
 
   /** A claim in turn, with the time it came (0 while it has not). */

@@ -26,6 +26,27 @@ describe("group commit", () => {
     expect(await answer).toBe(10);
   });
 
+  test("calls that may linger wait for one that may not, and go with it; alone, they go after lingerMs", async () => {
+    const r = controlledRunner();
+    // even numbers may linger
+    const call = groupCommit(r.run, { lingers: (i) => i % 2 === 0, lingerMs: 40 });
+    const lingering = [call(2), call(4)];
+    await new Promise((res) => setTimeout(res, 10));
+    expect(r.batches).toEqual([]);
+    const must = call(1);
+    await r.settle();
+    expect(r.batches).toEqual([[2, 4, 1]]);
+    r.endOne();
+    expect(await Promise.all([...lingering, must])).toEqual([20, 40, 10]);
+    const alone = call(6);
+    await new Promise((res) => setTimeout(res, 10));
+    expect(r.batches).toHaveLength(1);
+    await new Promise((res) => setTimeout(res, 60));
+    expect(r.batches).toEqual([[2, 4, 1], [6]]);
+    r.endOne();
+    expect(await alone).toBe(60);
+  });
+
   test("calls made while the round trips are under way gather into one, in the order made", async () => {
     const r = controlledRunner();
     const call = groupCommit(r.run, { maxInFlight: 1 });

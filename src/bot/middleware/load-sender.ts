@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import type { MiddlewareFn } from "grammy";
+import type { Context, MiddlewareFn } from "grammy";
 import type { Database } from "../../db/client";
 import { kvStore, users } from "../../db/schema";
 import { groupCommit } from "../../lib/group-commit";
@@ -7,15 +7,22 @@ import type { UserRecord } from "../../users/users";
 import type { BotContext } from "../context";
 import { conversationStorageKey } from "../conversations/plugin";
 
-interface SenderRead {
+export interface SenderRead {
   id: number;
   /** the stored conversation's key, when the update can have one */
   key: string | undefined;
 }
 
-interface Sender {
+export interface Sender {
   user: UserRecord | undefined;
   conversation: string | null;
+}
+
+/** What an update's sender read asks for; undefined when it comes from no person. */
+export function senderToRead(ctx: Pick<Context, "chatId" | "from">): SenderRead | undefined {
+  const from = ctx.from;
+  if (!from || from.is_bot) return undefined;
+  return { id: from.id, key: conversationStorageKey(ctx) };
 }
 
 /**
@@ -23,6 +30,7 @@ interface Sender {
  * check, the registration) and their stored conversation, if the update can
  * have one. A new person has no row, and so no conversation yet either. The
  * reads of updates in hand at the same time go to Postgres as one statement.
+ * Usually the update's claim has read them already (`ctx.claimedSender`).
  */
 export function loadSender(db: Database): MiddlewareFn<BotContext> {
   // built once: every update of a person runs it, and drizzle's building costs more than Postgres's answer
@@ -45,12 +53,11 @@ export function loadSender(db: Database): MiddlewareFn<BotContext> {
   });
 
   return async (ctx, next) => {
-    const from = ctx.from;
-    if (!from || from.is_bot) return next();
-    const key = conversationStorageKey(ctx);
-    const sender = await read({ id: from.id, key });
+    const wanted = senderToRead(ctx);
+    if (!wanted) return next();
+    const sender = ctx.claimedSender ?? (await read(wanted));
     ctx.knownUser = sender.user;
-    ctx.storedConversation = key === undefined ? undefined : { json: sender.conversation };
+    ctx.storedConversation = wanted.key === undefined ? undefined : { json: sender.conversation };
     return next();
   };
 }
