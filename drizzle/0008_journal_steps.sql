@@ -10,7 +10,9 @@
 -- key and then asks for the row: a step that finishes it and then asks for keys
 -- to claim would wait on that claim while it waits on the step.
 --
--- The sender read is a statement of its own, after the claim: in READ COMMITTED
+-- Rows: one per claim (its outcome), then one per claim with a sender
+-- (outcome 'sender': the row and the conversation). The sender read is a
+-- statement of its own, after the claim: in READ COMMITTED
 -- each statement of a PL/pgSQL function sees what was committed before it began,
 -- so it sees everything the update's predecessors wrote before they finished (a
 -- claim may have waited for their locks). A join in the claim's own statement
@@ -26,7 +28,6 @@ LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
 DECLARE
   h bigint;
-  claimed jsonb;
   commit_mode text := current_setting('synchronous_commit');
 BEGIN
   IF jsonb_array_length(p_finish) > 0 THEN
@@ -49,14 +50,15 @@ BEGIN
   IF jsonb_array_length(p_claim) = 0 THEN
     RETURN;
   END IF;
-  SELECT coalesce(jsonb_agg(to_jsonb(c)), '[]'::jsonb) INTO claimed
-    FROM claim_updates(p_claim, p_owner, p_lease_ms, p_durable) AS c;
   RETURN QUERY
-    SELECT c.claim_token, c.outcome, c.attempts, to_jsonb(s), kv.value::text
-      FROM jsonb_to_recordset(claimed) AS c(claim_token text, outcome text, attempts integer)
-      JOIN jsonb_to_recordset(p_claim) AS b(token text, sender bigint, conversation_key text)
-        ON b.token = c.claim_token
-      LEFT JOIN users s ON c.outcome = 'claimed' AND s.id = b.sender
-      LEFT JOIN kv_store kv ON c.outcome = 'claimed' AND kv.key = b.conversation_key;
+    SELECT c.claim_token, c.outcome, c.attempts, NULL::jsonb, NULL::text
+      FROM claim_updates(p_claim, p_owner, p_lease_ms, p_durable) AS c;
+  -- one row more per claim with a sender, whatever its outcome (the caller reads only the granted ones)
+  RETURN QUERY
+    SELECT b.token, 'sender'::text, 0, to_jsonb(s), kv.value::text
+      FROM jsonb_to_recordset(p_claim) AS b(token text, sender bigint, conversation_key text)
+      LEFT JOIN users s ON s.id = b.sender
+      LEFT JOIN kv_store kv ON kv.key = b.conversation_key
+      WHERE b.sender IS NOT NULL;
 END;
 $$;

@@ -55,10 +55,11 @@ export interface UpdateClaim {
 /** A claim's outcome: held, someone else's or finished ("taken"), or not its turn yet ("wait"). */
 export type ClaimOutcome = UpdateClaim | "taken" | "wait";
 
-const claimRows = z.array(
+const stepRows = z.array(
   z.object({
     claim_token: z.string(),
-    outcome: z.enum(["claimed", "taken", "wait"]),
+    // "sender": the row read for a claim with a sender
+    outcome: z.enum(["claimed", "taken", "wait", "sender"]),
     attempts: z.coerce.number(),
     // postgres-js parses jsonb; PGlite too, but a driver may hand it over as text
     sender: z.preprocess((v) => (typeof v === "string" ? JSON.parse(v) : v), userJson.nullable()),
@@ -66,7 +67,12 @@ const claimRows = z.array(
   }),
 );
 
-type ClaimAnswer = z.infer<typeof claimRows>[number];
+interface ClaimAnswer {
+  outcome: "claimed" | "taken" | "wait";
+  attempts: number;
+  /** what the claim read of its sender, when it has one */
+  sender: Sender | undefined;
+}
 
 /** What goes to Postgres in one `journal_step`: updates to claim and updates finished. */
 type JournalWork =
@@ -133,12 +139,19 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
       const result = await db.execute(
         sql`select claim_token, outcome, attempts, sender, conversation from journal_step(${JSON.stringify(finished)}::jsonb, ${JSON.stringify(claimed)}::jsonb, ${owner}, ${opts.leaseMs}, ${durable})`,
       );
-      const answers = new Map(claimRows.parse(rowsOf(result)).map((r) => [r.claim_token, r]));
-      return items.map((i) =>
-        i.kind === "finish"
-          ? undefined
-          : (answers.get(i.token) ?? new Error(`no claim answer for update ${i.update.update_id}`)),
-      );
+      const answers = new Map<string, ClaimAnswer>();
+      const senders = new Map<string, Sender>();
+      for (const r of stepRows.parse(rowsOf(result))) {
+        if (r.outcome === "sender")
+          senders.set(r.claim_token, { user: r.sender ?? undefined, conversation: r.conversation });
+        else answers.set(r.claim_token, { outcome: r.outcome, attempts: r.attempts, sender: undefined });
+      }
+      return items.map((i) => {
+        if (i.kind === "finish") return undefined;
+        const answer = answers.get(i.token);
+        if (!answer) return new Error(`no claim answer for update ${i.update.update_id}`);
+        return { ...answer, sender: senders.get(i.token) };
+      });
     },
     {
       // an update may be up to 1 MB (the webhook's cap): a batch stays a bounded statement;
@@ -199,7 +212,7 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
       token,
       attempts: row.attempts,
       keys,
-      sender: wanted && { user: row.sender ?? undefined, conversation: row.conversation },
+      sender: wanted && (row.sender ?? { user: undefined, conversation: null }),
     };
   }
 
