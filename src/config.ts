@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
-import { type ConfiguredDatabase, databaseTarget } from "./db/database-target";
+import { type ConfiguredDatabase, databaseTarget, poolSizeFor } from "./db/database-target";
 import { type CreditPack, creditPacksSetting } from "./payments/packs";
 
 /**
@@ -138,6 +138,16 @@ export const envSchema = z.object({
   ),
   PRICES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./data")),
+  /** Postgres connections per process; by role when unset (see `poolSizeFor`) */
+  DATABASE_POOL_SIZE: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .max(100, "must be at most 100")
+      .optional(),
+  ),
   HOST: z.preprocess(emptyToUndefined, z.string().default("0.0.0.0")),
   PORT: z.preprocess(
     emptyToUndefined,
@@ -298,7 +308,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     signingSecret: e.SIGNING_SECRET ?? sandboxSecret("signing"),
     dashboardPassword: e.ADMIN_DASHBOARD_PASSWORD,
-    database: databaseTarget(e.DATABASE_URL, e.DATA_DIR),
+    database: databaseTarget(e.DATABASE_URL, e.DATA_DIR, e.DATABASE_POOL_SIZE ?? poolSizeFor(e.ROLE)),
     redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
     adminIds: e.ADMIN_IDS,
     inlineStorageChatId: e.INLINE_STORAGE_CHAT_ID,

@@ -28,8 +28,25 @@ describe("configuration", () => {
     const c = loadConfig({ ...production, ADMIN_IDS: "1, 2 3" });
     expect(c.sandbox).toBe(false);
     expect(c.adminIds).toEqual([1, 2, 3]);
-    expect(c.database).toEqual({ kind: "postgres", url: production.DATABASE_URL });
+    expect(c.database).toEqual({ kind: "postgres", url: production.DATABASE_URL, max: 10 });
     expect(c.media.useSimulator).toBe(false);
+  });
+
+  test("Postgres connections per process: 4 for a web process, 10 otherwise, or DATABASE_POOL_SIZE", () => {
+    const pool = (env: Record<string, string>) => {
+      const d = loadConfig({ ...production, ...env }).database;
+      return d.kind === "postgres" ? d.max : undefined;
+    };
+    expect(pool({ ROLE: "web" })).toBe(4);
+    expect(pool({ ROLE: "worker" })).toBe(10);
+    expect(pool({})).toBe(10);
+    expect(pool({ ROLE: "web", DATABASE_POOL_SIZE: "12" })).toBe(12);
+    expect(problems({ ...production, DATABASE_POOL_SIZE: "0" })).toEqual([
+      expect.stringMatching(/^DATABASE_POOL_SIZE/),
+    ]);
+    expect(problems({ ...production, DATABASE_POOL_SIZE: "many" })).toEqual([
+      expect.stringMatching(/^DATABASE_POOL_SIZE/),
+    ]);
   });
 
   test("every problem is listed at once", () => {
