@@ -1,19 +1,19 @@
-# One image, two roles (ROLE=web | worker | all). Node 20, as in development.
+# One image, two roles (ROLE=web | worker | all). Node 24 LTS, as in development (the `node` devDependency).
 # The lock may lack other platforms' optional binaries (see .ci/run): npm install honours it then.
 
 # 1. typecheck, bundle src/ into dist/ (esbuild; dependencies stay in node_modules), and the playground page (Vite)
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 COPY drizzle ./drizzle
-COPY scripts/build-page.ts ./scripts/build-page.ts
+COPY scripts/build.ts ./scripts/build.ts
 RUN npx tsc --noEmit && npm run -s build
 
 # 2. plain node on the bundle, production dependencies only
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -30,7 +30,7 @@ USER node
 EXPOSE 8080
 # SIGTERM drains (no new updates, jobs finished or handed back) before exit
 STOPSIGNAL SIGTERM
-# The same settings as `npm start` (README, "Memory"). V8 lets the old generation grow
+# The same settings as `npm start` (docs/operations.md, "Memory"). V8 lets the old generation grow
 # to 4x the live heap before a full GC when its ceiling is the machine-sized default;
 # with a 256 MB ceiling it grows by ~1.3x instead (the live heap is ~35-55 MB), and
 # 8 MB semi-spaces (16 by default) keep the young generation small. Two malloc arenas

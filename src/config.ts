@@ -210,7 +210,7 @@ export class ConfigError extends Error {
     super(
       `The configuration is not valid (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n` +
         problems.map((p) => `  - ${p}`).join("\n") +
-        "\nSet these in the environment or in .env (see README, section Configuration).",
+        "\nSet these in the environment or in .env (see docs/configuration.md).",
     );
     this.name = "ConfigError";
   }

@@ -12,7 +12,7 @@ function stopOnSignals(stop: () => Promise<void>, log: (signal: string) => void)
     if (stopping) return;
     stopping = true;
     log(signal);
-    // updates then jobs drain, up to drainMs each (30 s by default), inside compose's 40 s grace
+    // updates then jobs drain, up to drainMs each (15 s by default), inside compose's 40 s grace
     const force = setTimeout(() => exitWith("drain took too long: exiting", 1), 38_000);
     force.unref();
     await stop();
@@ -38,7 +38,7 @@ if (playground) {
     process.stdout.write(
       [
         "",
-        "Media Studio Bot playground (no BOT_TOKEN: Telegram is played by a local stand-in).",
+        `Media Studio Bot playground on Node ${process.version} (no BOT_TOKEN: Telegram is played by a local stand-in).`,
         `Open ${started.url} in a browser. Ctrl-C stops everything.`,
         "With BOT_TOKEN=<token from @BotFather> the same command runs the bot on real Telegram.",
         "",
@@ -83,6 +83,7 @@ if (playground) {
       {
         role: config.role,
         sandbox: config.sandbox,
+        node: process.version,
         http: runtime.url,
         mediaWebhook: `${config.publicUrl}${mediaWebhookPath(config).replace(config.media.webhookSecret, "<MEDIA_WEBHOOK_SECRET>")}`,
       },

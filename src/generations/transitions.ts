@@ -8,7 +8,7 @@ import type { Generation, OutputSet } from "./service";
 import { mayStillComplete, toDeliver } from "./states";
 
 /**
- * The arrows of the state diagram (README), one function each, named for what
+ * The arrows of the state machine (docs/architecture.md, "The modules"), one function each, named for what
  * it does. Each is a conditional UPDATE; where money moves, it moves in the same
  * transaction. `create` (→ queued) is in create.ts.
  */

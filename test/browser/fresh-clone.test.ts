@@ -27,9 +27,14 @@ function newcomerEnv(port: number): NodeJS.ProcessEnv {
   const npm = Object.entries(process.env).filter(
     ([k]) => /^npm_config_/i.test(k) && !/^npm_config_(prefix|local_prefix|user_agent|node_gyp)$/i.test(k),
   );
+  // a newcomer's shell: without the node_modules/.bin (and its Node 24) that npm test runs under
+  const path = (process.env.PATH ?? "")
+    .split(":")
+    .filter((dir) => !/node_modules[\\/]\.bin|node-gyp-bin/.test(dir))
+    .join(":");
   return {
     ...Object.fromEntries(npm),
-    PATH: process.env.PATH ?? "",
+    PATH: path,
     HOME: process.env.HOME ?? "",
     // npm may use its local cache first: the machine has no route to the public registry
     npm_config_prefer_offline: "true",
@@ -79,6 +84,9 @@ describe("a fresh clone", () => {
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(output).not.toContain("BOT_TOKEN is required");
+    // npm install ran on the machine's Node, the bot on the project's own
+    expect(output).not.toContain("EBADENGINE");
+    expect(output).toMatch(/playground on Node v24\./);
 
     browser = await openChromium();
     const page = await browser.context.newPage();

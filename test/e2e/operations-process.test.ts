@@ -1,9 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { type ChildProcess, spawn } from "node:child_process";
+import { afterEach, describe, expect, test } from "vitest";
 import { startTelegramStandIn, type TelegramStandIn } from "../../src/playground/telegram";
 import { freePort, type Harness, requestImage, startedUser, startHarness } from "../support/harness";
 
-/** The bot as an operator runs it: the build (`dist/main.js`, plain node) in a process of its own. */
+/** The bot as an operator runs it: the build (`dist/main.js`, made before the run: build-once.ts), plain node, in a process of its own. */
 function startMain(env: Record<string, string>) {
   const child = spawn(process.execPath, ["--enable-source-maps", "dist/main.js"], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/root", ...env },
@@ -48,9 +48,6 @@ async function readiness(
 }
 
 describe("operations through the real process", () => {
-  beforeAll(() => {
-    execFileSync("npm", ["run", "-s", "build"], { stdio: "inherit" });
-  });
   let h: Harness | undefined;
   let main: ChildProcess | undefined;
   let extraTelegram: TelegramStandIn | undefined;

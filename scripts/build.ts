@@ -1,0 +1,36 @@
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { build } from "esbuild";
+import { ensurePage } from "../src/playground/bundle";
+
+/**
+ * `npm run build`: the bot bundled into dist/ (esbuild; dependencies stay in
+ * node_modules), then the playground page into dist/playground (Vite) unless it is
+ * current. Each file is written beside its place and renamed into it, so a process
+ * running dist/main.js while another builds never loads half a file.
+ */
+const result = await build({
+  entryPoints: ["src/main.ts", "src/db/migrate-cli.ts", "src/credits/audit-cli.ts"],
+  outbase: "src",
+  outdir: "dist",
+  bundle: true,
+  platform: "node",
+  target: "node24",
+  format: "esm",
+  packages: "external",
+  splitting: true,
+  sourcemap: true,
+  logLevel: "warning",
+  write: false,
+});
+await Promise.all(
+  result.outputFiles.map(async (file) => {
+    await mkdir(dirname(file.path), { recursive: true });
+    const staging = `${file.path}.build-${process.pid}`;
+    await writeFile(staging, file.contents);
+    await rename(staging, file.path);
+  }),
+);
+
+const page = await ensurePage();
+console.log(page.built ? `playground page built into ${page.dir}` : `playground page current in ${page.dir}`);
