@@ -68,10 +68,7 @@ async function run(width: number) {
     const t0 = performance.now();
     const statuses = await postUpdates(fleet, updates, 32);
     const seconds = (performance.now() - t0) / 1000;
-    const trace = await readTrace(
-      h,
-      updates.map((u) => u.update_id),
-    );
+    const trace = await readTrace(h, updates);
 
     // sends
     const admin = h.tg.user({ started: true });

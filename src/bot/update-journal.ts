@@ -21,6 +21,8 @@ export interface UpdateJournalOptions {
   maxAttempts: number;
   /** how long done and abandoned rows are kept: Telegram redelivers within minutes, not days */
   retentionMs: number;
+  /** the first pause between tries of an update waiting its turn; each next one is twice as long */
+  minPauseMs: number;
   /** the longest pause between tries of an update waiting its turn (a wake-up comes sooner) */
   maxPauseMs: number;
   /**
@@ -34,6 +36,7 @@ const defaultJournalOptions: UpdateJournalOptions = {
   leaseMs: 60_000,
   maxAttempts: 5,
   retentionMs: 24 * 60 * 60 * 1000,
+  minPauseMs: 5,
   maxPauseMs: 100,
 };
 
@@ -243,7 +246,7 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
     const deadline = Date.now() + 2 * opts.leaseMs;
     const watching = turns.watch(keys);
     try {
-      for (let pause = 5; ; pause = Math.min(opts.maxPauseMs, pause * 2)) {
+      for (let pause = opts.minPauseMs; ; pause = Math.min(opts.maxPauseMs, pause * 2)) {
         const outcome = await claim(update, keys);
         if (outcome !== "wait") return outcome;
         if (Date.now() > deadline)

@@ -65,15 +65,44 @@ describe("/broadcast end to end (in process)", () => {
       expect(got).toHaveLength(1);
       expect(got[0]!.entities).toEqual([{ type: "bold", offset: 10, length: 7 }]);
     }
-    // the admin saw the preview, and is a recipient too
-    expect(admin.messages().filter((m) => m.text === text)).toHaveLength(2);
     const [row] = await h.db.db
       .select()
       .from(broadcasts)
       .where(eq(broadcasts.progressMessageId, confirm.message_id));
     expect(row?.state).toBe("done");
     expect(row?.total).toBe(total);
+    // Telegram's copies of it: the preview to the admin first, then one per recipient, the admin among them
+    const copies = h.tg
+      .callsOf("copyMessage")
+      .filter((c) => c.response.ok && c.params.message_id === row?.sourceMessageIds[0])
+      .map((c) => Number(c.params.chat_id));
+    expect(copies[0]).toBe(admin.chatId);
+    const recipients = copies.slice(1);
+    expect(new Set(recipients).size).toBe(total);
+    expect(recipients).toHaveLength(total);
+    for (const user of [admin, ...newUsers]) expect(recipients).toContain(user.chatId);
   });
+
+  /** Every copy the deliver queue had run: none waits, none is under way. */
+  async function copiesDone() {
+    await eventually(async () => {
+      const left = await h.runtime.queues.deliver.getJobCounts("waiting", "prioritized", "active", "delayed");
+      return Object.values(left).every((n) => n === 0) ? true : undefined;
+    });
+  }
+
+  /** Sends `text` to /broadcast and, once its preview is shown, holds every copy at Telegram. */
+  async function heldBroadcast(text: string) {
+    let gate: ReturnType<Harness["tg"]["hold"]> | undefined;
+    const confirm = await broadcastFrom(admin, async () => {
+      await admin.send(text);
+      await admin.waitFor((m) => m.text === text);
+      gate = h.tg.hold("copyMessage");
+    });
+    // a copy is under way (claimed, at Telegram), the rest wait behind it
+    await eventually(async () => (gate!.held() > 0 ? true : undefined));
+    return { confirm, gate: gate! };
+  }
 
   /** The broadcast confirmed on `confirm`, read back. */
   async function broadcastOf(confirmId: number) {
@@ -117,49 +146,52 @@ describe("/broadcast end to end (in process)", () => {
   }, async () => {
     const many = await Promise.all(Array.from({ length: 40 }, () => startedUser(h)));
     const text = "A message that will be stopped";
-    const confirm = await broadcastFrom(admin, () => admin.send(text));
+    const { confirm, gate } = await heldBroadcast(text);
     const running = await admin.waitFor(
       (m) => m.message_id === confirm.message_id && m.text?.startsWith("📣 Broadcast in progress"),
-      {
-        timeoutMs: 10_000,
-      },
     );
     await admin.press(/Stop/, { message: running });
-    const row = await broadcastOf(confirm.message_id);
     const final = await admin.waitFor(
       (m) => m.message_id === confirm.message_id && m.text?.startsWith("📣 Broadcast stopped"),
-      {
-        timeoutMs: 10_000,
-      },
     );
-    // copies Telegram made of this broadcast's message (every earlier test's users are recipients too), less the preview
-    const copies = () =>
-      h.tg
-        .callsOf("copyMessage")
-        .filter((c) => c.response.ok && c.params.message_id === row.sourceMessageIds[0]).length - 1; // the preview
-    const sent = copies();
-    const got = many.filter((u) => u.messages().some((m) => m.text === text)).length;
-    expect(got).toBeLessThan(many.length);
-    // nothing more goes out after the stop
-    await new Promise((r) => setTimeout(r, 1_000));
-    expect(copies()).toBe(sent);
+    const row = await broadcastOf(confirm.message_id);
+    expect(row.state).toBe("cancelled");
+    // the copies under way at the stop are made; every job left runs, and none makes another
+    gate.release();
+    await copiesDone();
+    const copied = h.tg
+      .callsOf("copyMessage")
+      .filter((c) => c.response.ok && c.params.message_id === row.sourceMessageIds[0])
+      .map((c) => Number(c.params.chat_id));
+    // the first copy is the admin's preview
+    const sent = copied.length - 1;
+    expect(new Set(copied.slice(1)).size).toBe(sent);
     expect(final.text).toBe(stopped(sent, 0, 0, row.total - sent, row.total));
-    expect((await broadcastOf(confirm.message_id)).state).toBe("cancelled");
+    // who got it is who the rows say was sent to; the others wait, and got nothing
+    const rows = await h.db.db
+      .select({ userId: broadcastRecipients.userId, state: broadcastRecipients.state })
+      .from(broadcastRecipients)
+      .where(eq(broadcastRecipients.broadcastId, row.id));
+    expect(rows.filter((r) => r.state === "sent")).toHaveLength(sent);
+    expect(rows.filter((r) => r.state === "pending")).toHaveLength(row.total - sent);
+    const got = many.filter((u) => u.messages().some((m) => m.text === text));
+    expect(got.length).toBeLessThan(many.length);
+    const pending = new Set(rows.filter((r) => r.state === "pending").map((r) => r.userId));
+    for (const u of many) expect(u.messages().some((m) => m.text === text)).toBe(!pending.has(u.id));
   });
 
   test("/broadcast_cancel stops a running broadcast; with none running it says so", {
     timeout: 60_000,
   }, async () => {
     await Promise.all(Array.from({ length: 30 }, () => startedUser(h)));
-    const confirm = await broadcastFrom(admin, () => admin.send("Stopped by command"));
+    const { confirm, gate } = await heldBroadcast("Stopped by command");
     await admin.send("/broadcast_cancel");
     await admin.waitFor((m) => m.text === translate("en", "bc-stopping", { count: 1 }));
     await admin.waitFor(
       (m) => m.message_id === confirm.message_id && m.text?.startsWith("📣 Broadcast stopped"),
-      {
-        timeoutMs: 10_000,
-      },
     );
+    gate.release();
+    expect((await broadcastOf(confirm.message_id)).state).toBe("cancelled");
     const sent = await admin.send("/broadcast_cancel");
     await admin.waitFor((m) => m.text === translate("en", "bc-stop-none"), { after: sent });
   });
@@ -180,18 +212,17 @@ describe("/broadcast end to end (in process)", () => {
   }, async () => {
     const many = await Promise.all(Array.from({ length: 40 }, () => startedUser(h)));
     const text = "Sent across a Redis flush";
-    const confirm = await broadcastFrom(admin, () => admin.send(text));
+    const { confirm, gate } = await heldBroadcast(text);
     const got = () => many.filter((u) => u.messages().some((m) => m.text === text)).length;
-    await eventually(async () => (got() >= 5 ? true : undefined));
-    // what FLUSHALL would do to this bot (other tests share the server): every key of its prefix gone
+    // what FLUSHALL would do to this bot (other tests share the server): every key of its
+    // prefix gone, with the copies queued and one under way at Telegram
     await deleteRedisKeys(h.config.redis.prefix);
-    expect(got()).toBeLessThan(many.length);
+    expect(got()).toBe(0);
+    gate.release();
     const row = await broadcastOf(confirm.message_id);
     await admin.waitFor(
       (m) => m.message_id === confirm.message_id && m.text?.startsWith("📣 Broadcast finished"),
-      {
-        timeoutMs: 30_000,
-      },
+      { timeoutMs: 30_000 },
     );
     for (const u of many) expect(u.messages().filter((m) => m.text === text)).toHaveLength(1);
     const left = await h.db.db

@@ -15,7 +15,17 @@ describe("health, readiness, metrics and the file proxy", () => {
     expect((await fetch(`${h.runtime.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${h.runtime.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ ready: true, checks: { postgres: "ok", redis: "ok" } });
+    // each queue's waiting jobs (a queue far behind makes it 503: test/integration/readiness.test.ts)
+    expect(await ready.json()).toMatchObject({
+      ready: true,
+      checks: {
+        postgres: "ok",
+        redis: "ok",
+        queue_submit: expect.stringMatching(/^\d+$/),
+        queue_sync: expect.stringMatching(/^\d+$/),
+        queue_deliver: expect.stringMatching(/^\d+$/),
+      },
+    });
   });
 
   /** The value of one sample in the Prometheus text, 0 when absent. */

@@ -82,21 +82,31 @@ describe("periodic rounds across processes", () => {
     expect(w.seen.most).toBe(1);
   });
 
-  test("short rounds run about once per interval across runners, not once per runner", async () => {
+  test("a finished round is skipped by the other runners for the rest of its interval, then run by one of them", async () => {
     prefix = `msb-rounds-${randomBytes(6).toString("hex")}`;
-    const w = watched(5);
-    const started = Date.now();
-    // a third of an interval apart: in step, their ticks would find each other's lease
-    for (const who of [0, 1, 2]) {
-      runner(100, w.task(who));
-      await sleep(33);
-    }
-    await sleep(1_500);
-    const intervals = (Date.now() - started) / 100;
-    expect(w.seen.most).toBe(1);
-    expect(w.seen.log.length).toBeGreaterThanOrEqual(3);
-    // three runners without the lease: about three rounds an interval
-    expect(w.seen.log.length).toBeLessThanOrEqual(Math.ceil(intervals * 1.5));
+    const redis = connect();
+    const [first, second, third] = [0, 1, 2].map(() =>
+      roundLeases({ redis: connect(), prefix, leaseMs: 1_000, logger: silent }),
+    );
+    const intervalMs = 400;
+    let rounds = 0;
+    const round = async () => {
+      rounds++;
+    };
+    expect(await first!.run("sweep", round, { intervalMs })).toBe("ran");
+    // the others' ticks within the interval find the round done
+    expect(await second!.run("sweep", round, { intervalMs })).toBe("busy");
+    expect(await third!.run("sweep", round, { intervalMs })).toBe("busy");
+    expect(rounds).toBe(1);
+    // it counts as done for the rest of the interval, no longer: the holder's own next tick runs it
+    const done = `${prefix}:round:sweep:done`;
+    const left = await redis.pttl(done);
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(0.9 * intervalMs);
+    await eventually(async () => ((await redis.exists(done)) === 0 ? true : undefined));
+    expect(await third!.run("sweep", round, { intervalMs })).toBe("ran");
+    expect(await first!.run("sweep", round, { intervalMs })).toBe("busy");
+    expect(rounds).toBe(2);
   });
 
   test("a holder that died (no renewal) keeps the round until its lease runs out, then another takes it", async () => {
@@ -121,8 +131,6 @@ describe("periodic rounds across processes", () => {
       await eventually(async () => (takenAt > 0 ? true : undefined), 5_000);
       const w = watched(5);
       runner(20, w.task(1), { leaseMs });
-      await sleep(leaseMs / 2);
-      expect(w.count(1)).toBe(0);
       await eventually(async () => (w.count(1) > 0 ? true : undefined), leaseMs + 5_000);
       const first = w.seen.log[0]!;
       // a few ms of slack: the lease's clock is Redis's, the take was timed here just after it
@@ -137,7 +145,8 @@ describe("periodic rounds across processes", () => {
     const leaseMs = 300;
     const w = watched(4 * leaseMs);
     const holder = runner(20, w.task(0), { leaseMs });
-    await sleep(60);
+    // its long round is under way before the other runner starts
+    await eventually(async () => (w.seen.most > 0 ? true : undefined));
     runner(20, w.task(1), { leaseMs });
     await eventually(async () => (w.count(0) > 0 ? true : undefined), 10_000);
     // once the long round is over its runner stops (letting a round it began meanwhile end):
@@ -179,10 +188,9 @@ describe("periodic rounds across processes", () => {
     const s = createStopPhases(logger);
     stops.push(s);
     every("sweep", 50, task, { logger, stops: s, rounds, atStart: true });
-    await sleep(500);
+    const skipped = () => lines.filter((l) => l.msg === "Redis unreachable: round skipped").length;
+    await eventually(async () => (skipped() >= 3 ? true : undefined));
     expect(ran).toBe(0);
-    const skipped = lines.filter((l) => l.msg === "Redis unreachable: round skipped");
-    expect(skipped.length).toBeGreaterThanOrEqual(2);
     expect(lines.filter((l) => l.level >= 50)).toEqual([]);
   });
 });

@@ -11,11 +11,14 @@ import {
   journalUpdates,
   type UpdateClaim,
   type UpdateJournal,
+  type UpdateJournalOptions,
 } from "../../src/bot/update-journal";
+import { type Database, type DatabaseHandle, type Listen, openDatabase } from "../../src/db/client";
 import { rowsOf } from "../../src/db/raw-rows";
 import { kvStore, processedUpdates, users } from "../../src/db/schema";
 import { testBotInfo } from "../support/bot-info";
 import { createTestDatabase, type TestDatabase } from "../support/db";
+import { eventually } from "../support/harness";
 import { captureLogs } from "../support/log-capture";
 
 let nextId = 1_000;
@@ -38,10 +41,21 @@ const held = (c: ClaimOutcome): UpdateClaim => {
 
 describe("the update journal", () => {
   let database: TestDatabase;
+  const others: DatabaseHandle[] = [];
   beforeAll(async () => {
     database = await createTestDatabase({ max: 4 });
   });
-  afterAll(async () => database?.drop());
+  afterAll(async () => {
+    for (const other of others) await other.close();
+    await database?.drop();
+  });
+
+  /** What another process of the bot has of the database: a pool (and a LISTEN connection) of its own. */
+  async function otherProcess(): Promise<DatabaseHandle> {
+    const handle = await openDatabase({ kind: "postgres", url: database.url, max: 4 });
+    others.push(handle);
+    return handle;
+  }
 
   const row = async (id: number) =>
     (await database.db.select().from(processedUpdates).where(eq(processedUpdates.updateId, id)))[0];
@@ -120,9 +134,9 @@ describe("the update journal", () => {
     expect((await journal.leftover()).some((x) => x.update_id === u.update_id)).toBe(false);
   });
 
-  test("one person's updates are taken in turn across journals (processes); other people's meanwhile", async () => {
+  test("one person's updates are taken in turn across two journals with pools of their own (as two processes); other people's meanwhile", async () => {
     const here = createUpdateJournal(database.db, { leaseMs: 60_000 });
-    const there = createUpdateJournal(database.db, { leaseMs: 60_000 });
+    const there = createUpdateJournal((await otherProcess()).db, { leaseMs: 60_000 });
     const person = nextPerson++;
     const [first, second, third] = [update(person), update(person), update(person)];
     const stranger = update();
@@ -163,7 +177,8 @@ describe("the update journal", () => {
   });
 
   test("updates arriving together are recorded and claimed in one transaction: of one person's, the earlier first", async () => {
-    const journal = createUpdateJournal(database.db, { leaseMs: 60_000 });
+    const watched = watchedJournal(database, { leaseMs: 60_000 });
+    const journal = watched.journal;
     const person = nextPerson++;
     const earlier = update(person);
     const later = update(person);
@@ -182,9 +197,11 @@ describe("the update journal", () => {
     // the claims taken on arrival reach the handlers; the later one waits its turn
     const keys = [`chat:${person}`, `user:${person}`];
     const first = held(await journal.claimInTurn(earlier, keys));
-    const second = timedClaim(journal, later, keys);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(second.at).toBe(0);
+    const tried = watched.steps();
+    const second = claimInTurn(journal, later, keys);
+    // asked, and told to wait
+    await eventually(async () => (watched.steps() > tried ? true : undefined));
+    expect(second.claimed()).toBe(false);
     await journal.finish(first);
     await journal.finish(held(await second.claim));
     for (const s of strangers) await journal.finish(held(await journal.claimInTurn(s, [])));
@@ -211,16 +228,12 @@ describe("the update journal", () => {
     // statement's own snapshot, taken before the wait, would not.
     const finisher = postgres(database.url, { max: 1, onnotice: () => {} });
     try {
-      let claimAsked: () => void = () => {};
-      const asked = new Promise<void>((r) => {
-        claimAsked = r;
-      });
       let claiming: Promise<ClaimOutcome> | undefined;
       await finisher.begin(async (tx) => {
         await tx`select pg_advisory_xact_lock(hashtextextended(${keys[0]!}, 0))`;
         claiming = journal.claim(second, keys);
-        setTimeout(claimAsked, 200);
-        await asked;
+        // the claim waits for the key's lock
+        await eventually(async () => ((await advisoryLockWaits()) > 0 ? true : undefined));
         await tx`update users set language = 'es' where id = ${person}`;
         await tx`select finish_updates(${tx.json([{ id: a.updateId, token: a.token, state: "done", keys }])}, 'elsewhere')`;
       });
@@ -257,62 +270,94 @@ describe("the update journal", () => {
       const person = nextPerson++;
       const u = update(person);
       const c = held(await here.claim(u));
-      const started = Date.now();
+      // a deadlock would not hang: Postgres ends it by failing one of the two ("deadlock detected")
       const [, again] = await Promise.all([here.finish(c), there.claim(u)]);
       expect(again).toBe("taken");
-      // Postgres breaks a deadlock after deadlock_timeout (1 s): well before that here
-      expect(Date.now() - started).toBeLessThan(900);
     }
   });
 
-  /** A claim in turn, with the time it came (0 while it has not). */
-  function timedClaim(journal: UpdateJournal, u: Update, keys: string[]) {
-    const timed = {
-      at: 0,
-      claim: journal.claimInTurn(u, keys).then((c) => {
-        timed.at = Date.now();
-        return c;
-      }),
-    };
-    return timed;
+  /** Backends of this database waiting for an advisory lock. */
+  async function advisoryLockWaits(): Promise<number> {
+    const [r] = rowsOf<{ n: number }>(
+      await database.db.execute(
+        sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'`,
+      ),
+    );
+    return r?.n ?? 0;
+  }
+
+  /** A journal whose steps (each one `execute`) are counted, so a test knows when a try was answered. */
+  function watchedJournal(
+    handle: { db: Database; listen?: Listen | undefined },
+    options: Partial<UpdateJournalOptions>,
+  ) {
+    let steps = 0;
+    const db = new Proxy(handle.db, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (property !== "execute" || typeof value !== "function") return value;
+        return async (...args: unknown[]) => {
+          const answer: unknown = await value.apply(target, args);
+          steps += 1;
+          return answer;
+        };
+      },
+    });
+    const journal = createUpdateJournal(db, {
+      ...options,
+      ...(handle.listen ? { listen: handle.listen } : {}),
+    });
+    return { journal, steps: () => steps };
+  }
+
+  /** Tries of an update waiting its turn ten minutes apart: a claim that comes sooner was woken. */
+  const slowJournal = (handle: { db: Database; listen?: Listen | undefined }) =>
+    watchedJournal(handle, { leaseMs: 60 * 60_000, minPauseMs: 10 * 60_000, maxPauseMs: 10 * 60_000 });
+
+  /** Claims `u` in turn; `claimed()` says whether it came yet. */
+  function claimInTurn(journal: UpdateJournal, u: Update, keys: string[]) {
+    let came = false;
+    const claim = journal.claimInTurn(u, keys).then((c) => {
+      came = true;
+      return c;
+    });
+    return { claim, claimed: () => came };
   }
 
   /**
-   * `second` waits while `first` is held by `holder`; how long after `first` ends `waiter`
-   * claims `second`. The pauses between tries double from 5 ms: 2.6 s in, the next try is
-   * 2.5 s away, so only a wake-up explains a claim within 1.5 s.
+   * `second` waits while `first` is held by `holder`; once `waiter` was told to wait
+   * (its first try answered), `first` ends: `waiter` must be woken to claim `second`.
    */
-  async function wakeDelay(holder: UpdateJournal, waiter: UpdateJournal): Promise<number> {
+  async function wokenAfterWait(holder: UpdateJournal, waiter: ReturnType<typeof slowJournal>) {
     const person = nextPerson++;
     const first = update(person);
     const second = update(person);
     await holder.record([first, second]);
     const a = held(await holder.claim(first));
     const keys = [`chat:${person}`, `user:${person}`];
-    const waiting = timedClaim(waiter, second, keys);
-    await new Promise((r) => setTimeout(r, 2_600));
-    expect(waiting.at).toBe(0);
-    const finishedAt = Date.now();
+    const tried = waiter.steps();
+    const waiting = claimInTurn(waiter.journal, second, keys);
+    await eventually(async () => (waiter.steps() > tried ? true : undefined));
+    expect(waiting.claimed()).toBe(false);
     await holder.finish(a);
-    await waiter.finish(held(await waiting.claim));
-    return waiting.at - finishedAt;
+    // without a wake-up the next try is ten minutes away, and the test times out
+    await waiter.journal.finish(held(await waiting.claim));
   }
-  const slowTries = { leaseMs: 60_000, maxPauseMs: 20_000 };
 
   test("a waiting update is woken in its process as soon as the one before it ends", async () => {
-    const journal = createUpdateJournal(database.db, slowTries);
-    expect(await wakeDelay(journal, journal)).toBeLessThan(1_500);
+    const here = slowJournal(database);
+    await wokenAfterWait(here.journal, here);
   }, 20_000);
 
   test("a waiting update is woken from another process (NOTIFY) as soon as the one before it ends there", async () => {
-    const here = createUpdateJournal(database.db, { ...slowTries, listen: database.listen });
-    const there = createUpdateJournal(database.db, { ...slowTries, listen: database.listen });
+    const here = slowJournal(database);
+    const there = slowJournal(await otherProcess());
     try {
-      expect(await wakeDelay(there, here)).toBeLessThan(1_500);
-      expect(await wakeDelay(here, there)).toBeLessThan(1_500);
+      await wokenAfterWait(there.journal, here);
+      await wokenAfterWait(here.journal, there);
     } finally {
-      await here.close();
-      await there.close();
+      await here.journal.close();
+      await there.journal.close();
     }
   }, 20_000);
 

@@ -432,6 +432,23 @@ describe("groups", () => {
   });
 });
 
+describe("group members", () => {
+  test("getChatMember answers creator, administrator, member and left as Telegram does", async () => {
+    const api = newBot().api;
+    const [creator, admin, member, gone] = [tg.user(), tg.user(), tg.user(), tg.user()];
+    const group = tg.group({ members: [member, gone], creator, admins: [admin] });
+    group.leave(gone);
+    const status = async (userId: number) => (await api.getChatMember(group.id, userId)).status;
+    expect(await status(creator.id)).toBe("creator");
+    expect(await status(admin.id)).toBe("administrator");
+    expect(await status(member.id)).toBe("member");
+    expect(await status(gone.id)).toBe("left");
+    const unknown = await rejection(api.getChatMember(group.id, 42));
+    expect(unknown.error_code).toBe(400);
+    expect(unknown.description).toMatch(/PARTICIPANT_ID_INVALID/);
+  });
+});
+
 describe("menus, payments and inline mode", () => {
   test("command menus by scope and language", async () => {
     const api = newBot().api;

@@ -74,21 +74,25 @@ export async function postUpdates(
   async function connection(): Promise<void> {
     while (next < updates.length) {
       const i = next++;
-      const target = fleet[i % fleet.length]!;
-      const res = await fetch(`${target.url}/telegram`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-telegram-bot-api-secret-token": fleetWebhookSecret,
-        },
-        body: JSON.stringify(updates[i]),
-      });
-      await res.arrayBuffer();
-      statuses[i] = res.status;
+      statuses[i] = await postUpdate(fleet[i % fleet.length]!, updates[i]!);
     }
   }
   await Promise.all(Array.from({ length: connections }, connection));
   return statuses;
+}
+
+/** Posts one update to a web process's Telegram webhook; resolves with the answer's status. */
+export async function postUpdate(target: WebProcess, update: Update): Promise<number> {
+  const res = await fetch(`${target.url}/telegram`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-telegram-bot-api-secret-token": fleetWebhookSecret,
+    },
+    body: JSON.stringify(update),
+  });
+  await res.arrayBuffer();
+  return res.status;
 }
 
 /** What the bot's own trace (the update journal) says about a set of updates. */
@@ -108,12 +112,16 @@ export interface FleetTrace {
   arrivedLate: number;
 }
 
-/** Reads the trace (who handled each update, from when to when, on the database clock) and checks it. */
-export async function readTrace(h: Harness, updateIds: readonly number[]): Promise<FleetTrace> {
+/**
+ * Reads the trace (who handled each update, from when to when, on the database clock)
+ * and checks it, pairing updates by their chat as the test sent them (not by the keys
+ * the bot gave them).
+ */
+export async function readTrace(h: Harness, updates: readonly Update[]): Promise<FleetTrace> {
+  const chatOf = new Map(updates.map((u) => [u.update_id, u.message?.chat.id]));
   const rows = await h.db.db
     .select({
       id: processedUpdates.updateId,
-      keys: processedUpdates.sequenceKeys,
       by: processedUpdates.handledBy,
       // microseconds: two handlings within one millisecond must still be told apart
       arrived: sql<string>`(extract(epoch from ${processedUpdates.createdAt}) * 1000000)::bigint::text`,
@@ -122,7 +130,12 @@ export async function readTrace(h: Harness, updateIds: readonly number[]): Promi
       state: processedUpdates.state,
     })
     .from(processedUpdates)
-    .where(inArray(processedUpdates.updateId, [...updateIds]));
+    .where(
+      inArray(
+        processedUpdates.updateId,
+        updates.map((u) => u.update_id),
+      ),
+    );
   const done = rows.flatMap((r) =>
     r.state === "done" && r.from && r.to
       ? [{ ...r, arrived: Number(r.arrived), from: Number(r.from), to: Number(r.to) }]
@@ -130,7 +143,8 @@ export async function readTrace(h: Harness, updateIds: readonly number[]): Promi
   );
   const byKey = new Map<string, typeof done>();
   for (const r of done) {
-    for (const k of r.keys ?? []) byKey.set(k, [...(byKey.get(k) ?? []), r]);
+    const k = `chat:${chatOf.get(r.id)}`;
+    byKey.set(k, [...(byKey.get(k) ?? []), r]);
   }
   const overlapping = new Set<string>();
   const late = new Set<number>();

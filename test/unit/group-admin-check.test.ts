@@ -18,16 +18,28 @@ describe("group admin check", () => {
   const asks = (chatId: number) =>
     tg.callsOf("getChatMember").filter((c) => Number(c.params.chat_id) === chatId).length;
 
-  test("the stand-in answers creator, administrator, member and left as Telegram does", async () => {
+  test("the creator and an administrator are admins; a member, a user who left and one Telegram does not know are not", async () => {
+    const check = createAdminCheck({ ttlMs: 60_000, now: () => 0 });
     const [creator, admin, member, gone] = [tg.user(), tg.user(), tg.user(), tg.user()];
     const group = tg.group({ members: [member, gone], creator, admins: [admin] });
     group.leave(gone);
-    const status = async (userId: number) => (await api.getChatMember(group.id, userId)).status;
-    expect(await status(creator.id)).toBe("creator");
-    expect(await status(admin.id)).toBe("administrator");
-    expect(await status(member.id)).toBe("member");
-    expect(await status(gone.id)).toBe("left");
-    await expect(api.getChatMember(group.id, 42)).rejects.toThrow(/PARTICIPANT_ID_INVALID/);
+    const warned: unknown[] = [];
+    const noting = { warn: (...args: unknown[]) => void warned.push(args) };
+    const isAdmin = (userId: number) => check.isAdmin(api, group.id, userId, noting);
+
+    expect(await isAdmin(creator.id)).toBe(true);
+    expect(await isAdmin(admin.id)).toBe(true);
+    expect(await isAdmin(member.id)).toBe(false);
+    expect(await isAdmin(gone.id)).toBe(false);
+    // Telegram refuses getChatMember for a user it does not know: that answer is a no, not an error
+    await expect(isAdmin(42)).resolves.toBe(false);
+    const refused = tg
+      .callsOf("getChatMember")
+      .filter((c) => Number(c.params.chat_id) === group.id && Number(c.params.user_id) === 42);
+    expect(refused.map((c) => c.response.ok)).toEqual([false]);
+    // a refusal is Telegram's answer, not a failure to ask: nothing worth a warning
+    expect(warned).toEqual([]);
+    expect(asks(group.id)).toBe(5);
   });
 
   test("a member promoted is seen as an admin once the cached answer expires", async () => {

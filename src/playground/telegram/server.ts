@@ -67,6 +67,11 @@ export async function callMethod(
       fault.times -= 1;
       if (fault.times <= 0) world.faults.splice(world.faults.indexOf(fault), 1);
       if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+      if (fault.gate) {
+        fault.gate.waiting += 1;
+        await fault.gate.opened;
+        fault.gate.waiting -= 1;
+      }
       if (fault.error) throw fault.error;
     }
     const result = await entry.handler(world, params, signal ? { signal } : {});

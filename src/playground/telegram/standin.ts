@@ -69,6 +69,8 @@ export interface TelegramStandIn {
   ): void;
   /** holds the next `times` calls of `method` ("*" for any) for `ms` of real time before serving them */
   delayNext(method: string, ms: number, times?: number): void;
+  /** holds every call of `method` ("*" for any) from now until `release`, then serves them */
+  hold(method: string): { held(): number; release(): void };
   /**
    * Delivers an update exactly as given (what no test user would send: a
    * channel post, a press with odd callback data, a message from a bot). A
@@ -152,6 +154,20 @@ export async function startTelegramStandIn(options: StandInOptions = {}): Promis
     },
     delayNext(method, ms, times = 1) {
       w.faults.push({ method: method.toLowerCase(), delayMs: ms, times });
+    },
+    hold(method) {
+      let open = () => {};
+      const gate = { opened: new Promise<void>((r) => (open = r)), waiting: 0 };
+      const fault = { method: method.toLowerCase(), gate, times: Number.POSITIVE_INFINITY };
+      w.faults.push(fault);
+      return {
+        held: () => gate.waiting,
+        release() {
+          const at = w.faults.indexOf(fault);
+          if (at >= 0) w.faults.splice(at, 1);
+          open();
+        },
+      };
     },
     inject(update) {
       const query = update.callback_query;

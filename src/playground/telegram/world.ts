@@ -88,7 +88,15 @@ export interface Fault {
   error?: ApiError;
   /** hold the call this long (real ms) first: a slow upload, or a bot killed mid-call */
   delayMs?: number;
+  /** hold the call until the test opens this gate (Telegram slow for as long as a test needs) */
+  gate?: Gate;
   times: number;
+}
+
+export interface Gate {
+  opened: Promise<void>;
+  /** calls held at it now */
+  waiting: number;
 }
 
 export type MethodHandler = (world: World, params: Params, request: { signal?: AbortSignal }) => unknown;

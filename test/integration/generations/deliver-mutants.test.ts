@@ -3,13 +3,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, isNotNull } from "drizzle-orm";
 import { Api } from "grammy";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { translate } from "../../../src/bot/i18n";
 import type { Ledger } from "../../../src/credits/ledger";
-import { generations as generationsTable } from "../../../src/db/schema";
+import { generations as generationsTable, users as usersTable } from "../../../src/db/schema";
 import { type DeliverDeps, deliverGeneration } from "../../../src/generations/deliver/deliver-step";
 import type { Generations } from "../../../src/generations/service";
 import { startTelegramStandIn, type TelegramStandIn, type TestUser } from "../../../src/playground/telegram";
@@ -17,6 +17,7 @@ import { solidPng } from "../../../src/playground/telegram/images";
 import { defaultPolicy } from "../../../src/runtime/settings";
 import { createMediaStore } from "../../../src/storage/media-store";
 import { languageFromCode } from "../../../src/users/language";
+import { createUsers, type Users } from "../../../src/users/users";
 import { createTestDatabase, type TestDatabase } from "../../support/db";
 import { testGenerations } from "../../support/test-generations";
 
@@ -31,11 +32,11 @@ describe("the deliver step: outcomes by failure", () => {
   let database: TestDatabase;
   let ledger: Ledger;
   let generations: Generations;
+  let users: Users;
   let tg: TelegramStandIn;
   let files: Server;
   let base: string;
   let root: string;
-  let blocked: number[];
   let failDownloads = false;
   let missingDownloads = false;
   let nextKey = 0;
@@ -44,6 +45,7 @@ describe("the deliver step: outcomes by failure", () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     ({ ledger, generations } = testGenerations(database.db));
+    users = createUsers(database.db, ledger, { welcomeCredits: 0 });
     tg = await startTelegramStandIn({ rules: { flood: false } });
     root = await mkdtemp(join(tmpdir(), "msb-deliver-mutants-"));
     files = createServer((_req, res) => {
@@ -61,7 +63,6 @@ describe("the deliver step: outcomes by failure", () => {
     await database?.drop();
   });
   beforeEach(() => {
-    blocked = [];
     failDownloads = false;
     missingDownloads = false;
   });
@@ -76,7 +77,10 @@ describe("the deliver step: outcomes by failure", () => {
       now: () => Date.now(),
       generations,
       logger: pino({ level: "silent" }),
-      markBlocked: async (userId) => void blocked.push(userId),
+      // as the worker wires it: the users store, on Postgres
+      markBlocked: async (userId) => {
+        await users.markBlocked(userId);
+      },
       maxDeliveryAttempts: defaultPolicy.maxDeliveryAttempts,
       retentionDays: 7,
     };
@@ -106,10 +110,21 @@ describe("the deliver step: outcomes by failure", () => {
     return { id, price: r.generation.price };
   }
 
+  /** A user who started the bot: known to Telegram's stand-in, and a `users` row as the bot's update handling writes it. */
   async function startedUser() {
     const user = tg.user();
     await user.send("/start");
+    await users.touch(user.info, user.chat);
     return user;
+  }
+
+  /** The ids of the users Postgres has marked as having blocked the bot, in order. */
+  async function blockedIds(): Promise<number[]> {
+    const rows = await database.db
+      .select({ id: usersTable.id })
+      .from(usersTable)
+      .where(isNotNull(usersTable.blockedAt));
+    return rows.map((r) => r.id).sort((a, b) => a - b);
   }
 
   const t = (key: string, vars?: Record<string, string | number>) =>
@@ -143,7 +158,7 @@ describe("the deliver step: outcomes by failure", () => {
     expect(g?.notifiedAt).not.toBeNull();
     expect(await ledger.account(user.id)).toEqual({ userId: user.id, available: 100, held: 0 });
     expect(sentTo(user, "sendMessage").at(-1)?.params.text).toBe(t("gen-undeliverable", { price }));
-    expect(blocked).toEqual([]);
+    expect((await users.get(user.id))?.blockedAt).toBeNull();
   });
 
   test("a result whose file is gone for good (404) is refunded at the first attempt", async () => {
@@ -177,7 +192,7 @@ describe("the deliver step: outcomes by failure", () => {
       kind: "unreachable",
       reason: "Bad Request: chat not found",
     });
-    expect(blocked).toEqual([]);
+    expect((await users.get(user.id))?.blockedAt).toBeNull();
     expect(await generations.get(id)).toMatchObject({
       state: "delivered",
       charged: expect.any(Number),
@@ -202,10 +217,15 @@ describe("the deliver step: outcomes by failure", () => {
 
   test("a failure notice to a user who blocked the bot is given up once and marks them blocked", async () => {
     const user = await startedUser();
+    const bystander = await startedUser();
     const id = await failedGeneration(user);
+    const before = await blockedIds();
     tg.failNext("sendMessage", { code: 403, description: "Forbidden: bot was blocked by the user" });
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "notified" });
-    expect(blocked).toEqual([user.id]);
+    // marked in Postgres: this user, and nobody else
+    expect((await users.get(user.id))?.blockedAt).toBeInstanceOf(Date);
+    expect((await users.get(bystander.id))?.blockedAt).toBeNull();
+    expect(await blockedIds()).toEqual([...before, user.id].sort((a, b) => a - b));
     expect((await generations.get(id))?.notifiedAt).not.toBeNull();
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "nothing-to-do" });
   });
@@ -213,9 +233,11 @@ describe("the deliver step: outcomes by failure", () => {
   test("a failure notice Telegram refuses for good is given up without marking anyone blocked", async () => {
     const user = await startedUser();
     const id = await failedGeneration(user);
+    const before = await blockedIds();
     tg.failNext("sendMessage", { code: 400, description: "Bad Request: can't parse entities" });
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "notified" });
-    expect(blocked).toEqual([]);
+    expect((await users.get(user.id))?.blockedAt).toBeNull();
+    expect(await blockedIds()).toEqual(before);
     expect((await generations.get(id))?.notifiedAt).not.toBeNull();
   });
 

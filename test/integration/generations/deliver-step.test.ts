@@ -3,11 +3,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isNotNull } from "drizzle-orm";
 import { Api } from "grammy";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { translate } from "../../../src/bot/i18n";
 import type { Ledger } from "../../../src/credits/ledger";
+import { users as usersTable } from "../../../src/db/schema";
 import { type DeliverDeps, deliverGeneration } from "../../../src/generations/deliver/deliver-step";
 import type { Generations } from "../../../src/generations/service";
 import { startTelegramStandIn, type TelegramStandIn, type TestUser } from "../../../src/playground/telegram";
@@ -15,6 +17,7 @@ import { solidPng } from "../../../src/playground/telegram/images";
 import { defaultPolicy } from "../../../src/runtime/settings";
 import { createMediaStore } from "../../../src/storage/media-store";
 import { languageFromCode } from "../../../src/users/language";
+import { createUsers, type Users } from "../../../src/users/users";
 import { createTestDatabase, type TestDatabase } from "../../support/db";
 import { testGenerations } from "../../support/test-generations";
 
@@ -27,11 +30,11 @@ describe("the deliver step", () => {
   let database: TestDatabase;
   let ledger: Ledger;
   let generations: Generations;
+  let users: Users;
   let tg: TelegramStandIn;
   let files: Server;
   let base: string;
   let root: string;
-  let blocked: number[];
   let failDownloads = false;
   let nextKey = 0;
   const png = solidPng(32, 32);
@@ -39,6 +42,7 @@ describe("the deliver step", () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     ({ ledger, generations } = testGenerations(database.db));
+    users = createUsers(database.db, ledger, { welcomeCredits: 0 });
     tg = await startTelegramStandIn({ rules: { flood: false } });
     root = await mkdtemp(join(tmpdir(), "msb-deliver-step-"));
     files = createServer((_req, res) => {
@@ -55,7 +59,6 @@ describe("the deliver step", () => {
     await database?.drop();
   });
   beforeEach(() => {
-    blocked = [];
     failDownloads = false;
   });
 
@@ -69,7 +72,10 @@ describe("the deliver step", () => {
       now: () => Date.now(),
       generations,
       logger: pino({ level: "silent" }),
-      markBlocked: async (userId) => void blocked.push(userId),
+      // as the worker wires it: the users store, on Postgres
+      markBlocked: async (userId) => {
+        await users.markBlocked(userId);
+      },
       maxDeliveryAttempts: defaultPolicy.maxDeliveryAttempts,
       retentionDays: 7,
     };
@@ -99,11 +105,25 @@ describe("the deliver step", () => {
     return { id, price: r.generation.price };
   }
 
+  /** A user who started the bot: known to Telegram's stand-in, and a `users` row as the bot's update handling writes it. */
   async function startedUser() {
     const user = tg.user();
     await user.send("/start");
+    await users.touch(user.info, user.chat);
     return user;
   }
+
+  /** The ids of the users Postgres has marked as having blocked the bot, in order. */
+  async function blockedIds(): Promise<number[]> {
+    const rows = await database.db
+      .select({ id: usersTable.id })
+      .from(usersTable)
+      .where(isNotNull(usersTable.blockedAt));
+    return rows.map((r) => r.id).sort((a, b) => a - b);
+  }
+
+  const photosTo = (user: TestUser) =>
+    tg.callsOf("sendPhoto").filter((c) => Number(c.params.chat_id) === user.chatId).length;
 
   test("a result that failed 12 sends is refunded and the user told; the 13th call sends nothing", async () => {
     const user = await startedUser();
@@ -136,10 +156,48 @@ describe("the deliver step", () => {
 
   test("a user who blocked the bot is marked blocked; the result is kept, not retried", async () => {
     const user = await startedUser();
+    const bystander = await startedUser();
     const { id } = await completed(user);
+    const before = await blockedIds();
+    expect(before).not.toContain(user.id);
+    const d = deps();
     tg.failNext("sendPhoto", { code: 403, description: "Forbidden: bot was blocked by the user" });
-    expect(await deliverGeneration(id, deps())).toMatchObject({ kind: "unreachable" });
-    expect(blocked).toEqual([user.id]);
+    expect(await deliverGeneration(id, d)).toEqual({
+      kind: "unreachable",
+      reason: "Forbidden: bot was blocked by the user",
+    });
+    expect(photosTo(user)).toBe(1);
+
+    // marked blocked in Postgres: this user, and nobody else
+    expect((await users.get(user.id))?.blockedAt).toBeInstanceOf(Date);
+    expect((await users.get(bystander.id))?.blockedAt).toBeNull();
+    expect(await blockedIds()).toEqual([...before, user.id].sort((a, b) => a - b));
+
+    // kept: the generation is settled as delivered with nothing shown, its charge stays
+    // taken (no refund, no hold released), and our copy of the output is still stored
+    const g = await generations.get(id);
+    expect(g).toMatchObject({
+      state: "delivered",
+      deliveryAttempts: 1,
+      deliveredMessageIds: [],
+      fileIds: [],
+      error: null,
+    });
+    expect(g?.charged).toBeGreaterThan(0);
+    expect(await ledger.account(user.id)).toEqual({
+      userId: user.id,
+      available: 100 - (g?.charged ?? 0),
+      held: 0,
+    });
+    expect(await ledger.audit({ userId: user.id })).toEqual([]);
+    const stored = await d.store.existing(`${id}/0.png`);
+    expect(stored?.size).toBe(png.length);
+
+    // not retried: another run finds nothing to do and sends Telegram nothing more
+    expect(await deliverGeneration(id, deps())).toEqual({ kind: "nothing-to-do" });
+    expect(photosTo(user)).toBe(1);
+    expect(await generations.get(id)).toMatchObject({ state: "delivered", deliveryAttempts: 1 });
+    expect(await ledger.account(user.id)).toMatchObject({ available: 100 - (g?.charged ?? 0), held: 0 });
   });
 
   test("Telegram's flood control on a send becomes a flood outcome with its wait", async () => {
