@@ -261,18 +261,20 @@ describe("the update journal", () => {
     await journal.finish(post);
   });
 
-  test("a finish and a claim of a redelivered copy of the same update, in two processes at once, both end", async () => {
-    // the finish holds the update's row and wants its keys; the claim holds the keys and
-    // wants the row: taken in one order by both, neither waits on the other for good
+  test("a step that finishes an update (and claims another) and another process's claim of a redelivered copy of it, at once, both end", async () => {
+    // the step's finish holds the update's row and its claim wants the keys; the other
+    // claim holds the keys and wants the row: taken in one order by both, neither waits
+    // on the other for good (a deadlock would not hang: Postgres fails one of the two)
+    const there = createUpdateJournal((await otherProcess()).db, { leaseMs: 60_000 });
     for (let round = 0; round < 20; round++) {
       const here = createUpdateJournal(database.db, { leaseMs: 60_000 });
-      const there = createUpdateJournal(database.db, { leaseMs: 60_000 });
       const person = nextPerson++;
-      const u = update(person);
+      const [u, next] = [update(person), update(person)];
       const c = held(await here.claim(u));
-      // a deadlock would not hang: Postgres ends it by failing one of the two ("deadlock detected")
-      const [, again] = await Promise.all([here.finish(c), there.claim(u)]);
+      // the finish of u and the claim of the next update travel in one step
+      const [, mine, again] = await Promise.all([here.finish(c), here.claim(next), there.claim(u)]);
       expect(again).toBe("taken");
+      await here.finish(held(mine));
     }
   });
 
