@@ -1,9 +1,10 @@
 import type { ChildProcess } from "node:child_process";
-import { eq, isNotNull } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, test } from "vitest";
 import { translate } from "../../src/bot/i18n";
 import { broadcastRecipients, broadcasts, users } from "../../src/db/schema";
 import type { TestUser } from "../../src/playground/telegram";
+import { blockedUserIds } from "../support/blocked-users";
 import { eventually, type Harness, startHarness } from "../support/harness";
 
 /** The first user a fresh stand-in makes has this id: the admin here. */
@@ -153,9 +154,7 @@ describe("a broadcast survives a SIGKILL of the bot midway", () => {
       .where(eq(broadcastRecipients.error, "unconfirmed: the copy's worker stopped during the call"));
     expect(unconfirmed.length).toBeGreaterThanOrEqual(1);
     // the users marked as having blocked the bot are exactly those who did
-    const marked = await db.select({ id: users.id }).from(users).where(isNotNull(users.blockedAt));
-    const byId = (a: number, b: number) => a - b;
-    expect(marked.map((r) => r.id).sort(byId)).toEqual(blocked.map((u) => u.id).sort(byId));
+    expect(await blockedUserIds(db)).toEqual(blocked.map((u) => u.id).sort((a, b) => a - b));
     await eventually(async () => (bot?.exitCode === null ? true : undefined));
   });
 });

@@ -65,6 +65,31 @@ describe("the Bot API envelope", () => {
   });
 });
 
+describe("what a test can do to the stand-in", () => {
+  test("hold keeps every call of a method waiting until release, serving other methods meanwhile, then serves them all", async () => {
+    const api = newBot().api;
+    const user = tg.user({ started: true });
+    const gate = tg.hold("sendMessage");
+    const sends = [api.sendMessage(user.chatId, "first"), api.sendMessage(user.chatId, "second")];
+    await expect.poll(() => gate.held()).toBe(2);
+    // another method is not held, and nothing held reached the chat
+    expect((await api.getMe()).is_bot).toBe(true);
+    expect(user.messages()).toEqual([]);
+    gate.release();
+    const sent = await Promise.all(sends);
+    expect(gate.held()).toBe(0);
+    expect(sent.map((m) => m.text)).toEqual(["first", "second"]);
+    expect(
+      user
+        .messages()
+        .map((m) => m.text)
+        .sort(),
+    ).toEqual(["first", "second"]);
+    // released for good: the next call goes straight through
+    expect((await api.sendMessage(user.chatId, "third")).text).toBe("third");
+  });
+});
+
 describe("updates", () => {
   test("getUpdates hands an update out until a later offset confirms it", async () => {
     const api = newBot().api;

@@ -93,7 +93,7 @@ export interface Fault {
   times: number;
 }
 
-export interface Gate {
+interface Gate {
   opened: Promise<void>;
   /** calls held at it now */
   waiting: number;

@@ -3,13 +3,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eq, isNotNull } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { Api } from "grammy";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { translate } from "../../../src/bot/i18n";
 import type { Ledger } from "../../../src/credits/ledger";
-import { generations as generationsTable, users as usersTable } from "../../../src/db/schema";
+import { generations as generationsTable } from "../../../src/db/schema";
 import { type DeliverDeps, deliverGeneration } from "../../../src/generations/deliver/deliver-step";
 import type { Generations } from "../../../src/generations/service";
 import { startTelegramStandIn, type TelegramStandIn, type TestUser } from "../../../src/playground/telegram";
@@ -18,6 +18,7 @@ import { defaultPolicy } from "../../../src/runtime/settings";
 import { createMediaStore } from "../../../src/storage/media-store";
 import { languageFromCode } from "../../../src/users/language";
 import { createUsers, type Users } from "../../../src/users/users";
+import { blockedUserIds } from "../../support/blocked-users";
 import { createTestDatabase, type TestDatabase } from "../../support/db";
 import { testGenerations } from "../../support/test-generations";
 
@@ -118,15 +119,6 @@ describe("the deliver step: outcomes by failure", () => {
     return user;
   }
 
-  /** The ids of the users Postgres has marked as having blocked the bot, in order. */
-  async function blockedIds(): Promise<number[]> {
-    const rows = await database.db
-      .select({ id: usersTable.id })
-      .from(usersTable)
-      .where(isNotNull(usersTable.blockedAt));
-    return rows.map((r) => r.id).sort((a, b) => a - b);
-  }
-
   const t = (key: string, vars?: Record<string, string | number>) =>
     translate(languageFromCode("en"), key, vars);
   const sentTo = (user: TestUser, method: string) =>
@@ -219,13 +211,13 @@ describe("the deliver step: outcomes by failure", () => {
     const user = await startedUser();
     const bystander = await startedUser();
     const id = await failedGeneration(user);
-    const before = await blockedIds();
+    const before = await blockedUserIds(database.db);
     tg.failNext("sendMessage", { code: 403, description: "Forbidden: bot was blocked by the user" });
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "notified" });
     // marked in Postgres: this user, and nobody else
     expect((await users.get(user.id))?.blockedAt).toBeInstanceOf(Date);
     expect((await users.get(bystander.id))?.blockedAt).toBeNull();
-    expect(await blockedIds()).toEqual([...before, user.id].sort((a, b) => a - b));
+    expect(await blockedUserIds(database.db)).toEqual([...before, user.id].sort((a, b) => a - b));
     expect((await generations.get(id))?.notifiedAt).not.toBeNull();
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "nothing-to-do" });
   });
@@ -233,11 +225,11 @@ describe("the deliver step: outcomes by failure", () => {
   test("a failure notice Telegram refuses for good is given up without marking anyone blocked", async () => {
     const user = await startedUser();
     const id = await failedGeneration(user);
-    const before = await blockedIds();
+    const before = await blockedUserIds(database.db);
     tg.failNext("sendMessage", { code: 400, description: "Bad Request: can't parse entities" });
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "notified" });
     expect((await users.get(user.id))?.blockedAt).toBeNull();
-    expect(await blockedIds()).toEqual(before);
+    expect(await blockedUserIds(database.db)).toEqual(before);
     expect((await generations.get(id))?.notifiedAt).not.toBeNull();
   });
 

@@ -3,13 +3,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isNotNull } from "drizzle-orm";
 import { Api } from "grammy";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { translate } from "../../../src/bot/i18n";
 import type { Ledger } from "../../../src/credits/ledger";
-import { users as usersTable } from "../../../src/db/schema";
 import { type DeliverDeps, deliverGeneration } from "../../../src/generations/deliver/deliver-step";
 import type { Generations } from "../../../src/generations/service";
 import { startTelegramStandIn, type TelegramStandIn, type TestUser } from "../../../src/playground/telegram";
@@ -18,6 +16,7 @@ import { defaultPolicy } from "../../../src/runtime/settings";
 import { createMediaStore } from "../../../src/storage/media-store";
 import { languageFromCode } from "../../../src/users/language";
 import { createUsers, type Users } from "../../../src/users/users";
+import { blockedUserIds } from "../../support/blocked-users";
 import { createTestDatabase, type TestDatabase } from "../../support/db";
 import { testGenerations } from "../../support/test-generations";
 
@@ -113,15 +112,6 @@ describe("the deliver step", () => {
     return user;
   }
 
-  /** The ids of the users Postgres has marked as having blocked the bot, in order. */
-  async function blockedIds(): Promise<number[]> {
-    const rows = await database.db
-      .select({ id: usersTable.id })
-      .from(usersTable)
-      .where(isNotNull(usersTable.blockedAt));
-    return rows.map((r) => r.id).sort((a, b) => a - b);
-  }
-
   const photosTo = (user: TestUser) =>
     tg.callsOf("sendPhoto").filter((c) => Number(c.params.chat_id) === user.chatId).length;
 
@@ -158,7 +148,7 @@ describe("the deliver step", () => {
     const user = await startedUser();
     const bystander = await startedUser();
     const { id } = await completed(user);
-    const before = await blockedIds();
+    const before = await blockedUserIds(database.db);
     expect(before).not.toContain(user.id);
     const d = deps();
     tg.failNext("sendPhoto", { code: 403, description: "Forbidden: bot was blocked by the user" });
@@ -171,7 +161,7 @@ describe("the deliver step", () => {
     // marked blocked in Postgres: this user, and nobody else
     expect((await users.get(user.id))?.blockedAt).toBeInstanceOf(Date);
     expect((await users.get(bystander.id))?.blockedAt).toBeNull();
-    expect(await blockedIds()).toEqual([...before, user.id].sort((a, b) => a - b));
+    expect(await blockedUserIds(database.db)).toEqual([...before, user.id].sort((a, b) => a - b));
 
     // kept: the generation is settled as delivered with nothing shown, its charge stays
     // taken (no refund, no hold released), and our copy of the output is still stored
