@@ -33,20 +33,20 @@ export function testImports(files: readonly string[], read: (path: string) => st
 
 /** Test files (`*.test.ts`) among `changed`, and those reaching a changed file through their imports. */
 export function touchedTests(changed: readonly string[], graph: ReadonlyMap<string, string[]>): string[] {
-  const hit = new Set(changed.filter((f) => graph.has(f)));
-  const reaches = new Map<string, boolean>();
-  const visit = (file: string, path: Set<string>): boolean => {
-    const known = reaches.get(file);
-    if (known !== undefined) return known;
-    if (hit.has(file)) return true;
-    if (path.has(file)) return false;
-    path.add(file);
-    const result = (graph.get(file) ?? []).some((dep) => visit(dep, path));
-    path.delete(file);
-    reaches.set(file, result);
-    return result;
-  };
-  return [...graph.keys()].filter((f) => f.endsWith(".test.ts") && visit(f, new Set())).sort();
+  const importers = new Map<string, string[]>();
+  for (const [file, deps] of graph)
+    for (const dep of deps) importers.set(dep, [...(importers.get(dep) ?? []), file]);
+  // from each changed file back along the imports: everything that reaches it
+  const reached = new Set(changed.filter((f) => graph.has(f)));
+  const queue = [...reached];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    for (const importer of importers.get(file) ?? []) {
+      if (reached.has(importer)) continue;
+      reached.add(importer);
+      queue.push(importer);
+    }
+  }
+  return [...reached].filter((f) => f.endsWith(".test.ts")).sort();
 }
 
 function listFiles(dir: string): string[] {
