@@ -22,3 +22,21 @@ describe(".env.example", () => {
     }
   });
 });
+
+describe("docker-compose.yml", () => {
+  test("passes every variable the bot reads to both roles (HOST stays the image's; ROLE and PORT are per service)", () => {
+    const compose = readFileSync(new URL("../../docker-compose.yml", import.meta.url), "utf8");
+    const block = compose.slice(compose.indexOf("x-bot-env:"), compose.indexOf("\nservices:"));
+    const passed = [...block.matchAll(/^ {2}([A-Z_]+):/gm)].map((m) => m[1]);
+    const perService = ["HOST", "ROLE", "PORT"];
+    expect([...passed].sort()).toEqual(
+      Object.keys(envSchema.shape)
+        .filter((name) => !perService.includes(name))
+        .sort(),
+    );
+    for (const role of ["web", "worker"]) {
+      const service = compose.slice(compose.indexOf(`\n  ${role}:`));
+      expect(service).toMatch(new RegExp(`ROLE: ${role}\\n\\s+(#.*\\n\\s+)*PORT: "\\d+"`));
+    }
+  });
+});
