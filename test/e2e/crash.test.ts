@@ -46,7 +46,8 @@ describe("a worker killed mid-flight loses nothing", () => {
   }
 
   test("killed while its create request is in flight: the task is adopted by gid, charged once, delivered", async () => {
-    worker = await h.spawnWorker();
+    // the worker another test left running, if one ran first (the order is shuffled)
+    worker ??= await h.spawnWorker();
     const user = await startedUser(h);
     // a resend with the same key would make a second task: only adoption by gid avoids a duplicate
     h.sim.faults.forgetIdempotencyKeys();

@@ -137,6 +137,8 @@ export async function startHarness(options: HarnessOptions = {}) {
       }),
     });
   let runtime: Runtime | undefined = options.noRuntime ? undefined : await start();
+  /** runtimes started in child processes and not yet exited: stop() kills what a test left */
+  const children = new Set<ChildProcess>();
 
   /**
    * Starts a runtime in a child process on the same clock, to kill it for real.
@@ -156,6 +158,8 @@ export async function startHarness(options: HarnessOptions = {}) {
       },
       stdio: ["ignore", "pipe", "inherit"],
     });
+    children.add(child);
+    child.once("exit", () => children.delete(child));
     await new Promise<void>((resolve, reject) => {
       let out = "";
       child.stdout?.on("data", (chunk: Buffer) => {
@@ -193,6 +197,13 @@ export async function startHarness(options: HarnessOptions = {}) {
       return runtime;
     },
     async stop() {
+      await Promise.all(
+        [...children].map(async (child) => {
+          const exited = new Promise((resolve) => child.once("exit", resolve));
+          child.kill("SIGKILL");
+          await exited;
+        }),
+      );
       await runtime?.stop().catch(() => undefined);
       await sim.close();
       await tg.close();
