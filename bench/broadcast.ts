@@ -1,9 +1,11 @@
 import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
+import { broadcastQueue } from "../src/broadcasts/jobs";
 import { createBroadcastStore } from "../src/broadcasts/store";
 import { broadcasts, users } from "../src/db/schema";
-import { broadcastQueue, createQueues } from "../src/queue/queues";
+import { systemClock } from "../src/lib/clock";
+import { createQueues } from "../src/queue/queues";
 import { startHarness } from "../test/support/harness";
 import { report } from "./support/report";
 
@@ -63,7 +65,7 @@ try {
     progress: { chatId: admin.id, messageId: progressId },
   });
   const t0 = Date.now();
-  await broadcastQueue(queues).tick(broadcast.id);
+  await broadcastQueue(queues, systemClock).tick(broadcast.id);
   let peakRss = 0;
   for (;;) {
     peakRss = Math.max(peakRss, rssMb(pid, "VmRSS"));

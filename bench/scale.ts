@@ -1,9 +1,11 @@
 import type { ChildProcess } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { eq } from "drizzle-orm";
+import { broadcastQueue } from "../src/broadcasts/jobs";
 import { createBroadcastStore } from "../src/broadcasts/store";
 import { broadcasts, users } from "../src/db/schema";
-import { broadcastQueue, createQueues } from "../src/queue/queues";
+import { systemClock } from "../src/lib/clock";
+import { createQueues } from "../src/queue/queues";
 import { startHarness } from "../test/support/harness";
 import {
   fleetWebhookSecret,
@@ -92,7 +94,7 @@ async function run(width: number) {
       progress: { chatId: admin.id, messageId: (progress.result as { message_id: number }).message_id },
     });
     const b0 = Date.now();
-    await broadcastQueue(queues).tick(broadcast.id);
+    await broadcastQueue(queues, systemClock).tick(broadcast.id);
     for (;;) {
       const [row] = await h.db.db.select().from(broadcasts).where(eq(broadcasts.id, broadcast.id));
       if (row?.state === "done") break;

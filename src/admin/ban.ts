@@ -1,8 +1,8 @@
 import type { Composer } from "grammy";
 import type { BotContext } from "../bot/context";
 import { translateFor } from "../bot/i18n";
-import { showStatus } from "../generations/deliver/status-message";
 import type { Generations } from "../generations/service";
+import { showStatus } from "../generations/status";
 import { classifyTelegramError } from "../telegram/telegram-error";
 import type { Users } from "../users/users";
 import { argumentsOf } from "./admin-only";

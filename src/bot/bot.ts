@@ -16,7 +16,6 @@ import { bannedUsersStop } from "./middleware/banned";
 import { handleBotError } from "./middleware/error-boundary";
 import type { InFlight } from "./middleware/in-flight";
 import { injectDeps } from "./middleware/inject-deps";
-import { loadSender } from "./middleware/load-sender";
 import { peopleOnly } from "./middleware/people-only";
 import { defaultRateLimit, perGroup, type RateLimitOptions, rateLimit } from "./middleware/rate-limit";
 import { registerUser } from "./middleware/register-user";
@@ -113,8 +112,6 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   for (const feature of options.groupIdentityFeatures ?? []) guarded.use(feature);
   // before anything keyed by the sender: no conversation or account for a non-person
   guarded.use(peopleOnly());
-  // the sender's row and stored conversation, in one read, for what follows
-  guarded.use(loadSender(deps.db));
   // before the conversations: a banned user inside one is stopped too
   guarded.use(bannedUsersStop(deps.config.adminIds));
   for (const feature of options.checkoutFeatures ?? []) guarded.use(feature);

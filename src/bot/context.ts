@@ -9,7 +9,6 @@ import type { Generations } from "../generations/service";
 import type { Logger } from "../lib/logger";
 import type { ShownMessages } from "../telegram/shown-messages";
 import type { UserRecord, Users } from "../users/users";
-import type { Sender } from "./middleware/load-sender";
 
 /** The services a handler may use; injected into every update's context as `ctx.deps`. */
 export interface BotDeps {
@@ -30,11 +29,9 @@ export interface BotContextExtras {
   logger: Logger;
   /** the sender's row, set by the registration middleware (undefined before it, and for anonymous updates) */
   user: UserRecord | undefined;
-  /** the sender's row and stored conversation as the update's claim read them (undefined: not read there) */
-  claimedSender: Sender | undefined;
-  /** the sender's row as read at the start of the update (undefined for a new person) */
+  /** the sender's row as the update's claim read it (undefined for a new person) */
   knownUser: UserRecord | undefined;
-  /** the sender's stored conversation (JSON) as read at the start, until the conversations plugin takes it */
+  /** the sender's stored conversation (JSON) as the claim read it, until the conversations plugin takes it */
   storedConversation: { json: string | null } | undefined;
   /** what the bot's recent messages show and which presses were answered (no needless calls) */
   shown: ShownMessages;

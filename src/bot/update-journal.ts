@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
-import type { Bot, MiddlewareFn } from "grammy";
+import type { Bot, Context, MiddlewareFn } from "grammy";
 import type { Update } from "grammy/types";
 import { z } from "zod";
 import type { Database, Listen } from "../db/client";
@@ -9,9 +9,10 @@ import { processedUpdates } from "../db/schema";
 import { groupCommit } from "../lib/group-commit";
 import type { Logger } from "../lib/logger";
 import { userJson } from "../users/user-json";
+import type { UserRecord } from "../users/users";
 import type { BotContext } from "./context";
+import { conversationStorageKey } from "./conversations/plugin";
 import { detachedContext, sequenceConstraints, updateSequenceKeys } from "./keys";
-import { type Sender, type SenderRead, senderToRead } from "./middleware/load-sender";
 import { createTurns } from "./turns";
 
 export interface UpdateJournalOptions {
@@ -43,6 +44,27 @@ const defaultJournalOptions: UpdateJournalOptions = {
 /** where finish_updates (called by journal_step) announces the keys of the updates it ended (drizzle/0005) */
 const turnsChannel = "update_turns";
 const endedElsewhere = z.object({ by: z.string(), keys: z.array(z.string()) });
+
+/** What a claim reads of an update's sender, when a person sent it. */
+interface SenderRead {
+  id: number;
+  /** the stored conversation's key, when the update can have one */
+  key: string | undefined;
+}
+
+/** The sender's row and stored conversation, as a claim read them once it was granted. */
+export interface Sender {
+  /** undefined: a new person, no row yet */
+  user: UserRecord | undefined;
+  /** the stored conversation's JSON (null: none stored); undefined when the update can have none */
+  conversation: string | null | undefined;
+}
+
+function senderToRead(ctx: Pick<Context, "chatId" | "from">): SenderRead | undefined {
+  const from = ctx.from;
+  if (!from || from.is_bot) return undefined;
+  return { id: from.id, key: conversationStorageKey(ctx) };
+}
 
 /** One handler's hold on an update. */
 export interface UpdateClaim {
@@ -215,7 +237,10 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
       token,
       attempts: row.attempts,
       keys,
-      sender: wanted && (row.sender ?? { user: undefined, conversation: null }),
+      sender: wanted && {
+        user: row.sender?.user,
+        conversation: wanted.key === undefined ? undefined : (row.sender?.conversation ?? null),
+      },
     };
   }
 
@@ -359,7 +384,11 @@ export function journalUpdates(journal: UpdateJournal): MiddlewareFn<BotContext>
       ctx.logger.info("repeated update dropped");
       return;
     }
-    ctx.claimedSender = c.sender;
+    // what the handlers read first (the banned check, the registration, the
+    // conversation), read by the claim in the same round trip
+    ctx.knownUser = c.sender?.user;
+    ctx.storedConversation =
+      c.sender?.conversation === undefined ? undefined : { json: c.sender.conversation };
     if (c.attempts > maxAttempts) {
       ctx.logger.warn({ attempts: c.attempts - 1 }, "update given up after repeated failures");
       await journal.finish(c, "abandoned");

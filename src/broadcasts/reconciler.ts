@@ -1,5 +1,5 @@
 import type { Logger } from "../lib/logger";
-import type { BroadcastQueue } from "../queue/queues";
+import type { BroadcastQueue } from "./jobs";
 import type { BroadcastStore } from "./store";
 
 /**

@@ -1,15 +1,30 @@
 import type { Api } from "grammy";
+import { z } from "zod";
 import type { TranslateFor } from "../bot/i18n";
 import type { Logger } from "../lib/logger";
-import type { BroadcastTickJob } from "../queue/jobs";
-import type { BroadcastQueue } from "../queue/queues";
 import { classifyTelegramError } from "../telegram/telegram-error";
 import { progressView } from "./progress";
 import type { BroadcastStore } from "./store";
 
+/** A broadcast's heartbeat (the tick job's data): tops up its sends, edits the admin's progress, finishes it. */
+export const tickData = z.object({
+  v: z.literal(1),
+  bid: z.uuid(),
+  /** the highest user id queued so far (lost with Redis: the tick starts over, the rows decide) */
+  cursor: z.number().int().nonnegative().default(0),
+  /** the progress text last shown, so an unchanged one is not sent again */
+  shown: z.string().max(4096).optional(),
+});
+export type BroadcastTickJob = z.infer<typeof tickData>;
+
 export interface TickDeps {
   store: BroadcastStore;
-  queue: Pick<BroadcastQueue, "copies" | "outstanding">;
+  queue: {
+    /** queues one copy per user id (a copy still queued is not queued twice) */
+    copies(bid: string, userIds: readonly number[]): Promise<void>;
+    /** copies queued and not yet run */
+    outstanding(): Promise<number>;
+  };
   api: Api;
   t: TranslateFor;
   logger: Logger;

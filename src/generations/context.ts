@@ -1,8 +1,28 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { Executor } from "../db/client";
+import type { Credits } from "../credits/ledger";
+import type { Database, Executor } from "../db/client";
 import { type GenerationState, generations } from "../db/schema";
+import type { Clock } from "../lib/clock";
+import type { Logger } from "../lib/logger";
+import type { Prices } from "../pricing/prices";
+import type { LifecycleObserver } from "./lifecycle";
 import type { Operation } from "./params";
-import type { Generation, GenerationsOptions } from "./service";
+import type { Generation, GenerationQueues } from "./types";
+
+export interface GenerationsOptions {
+  db: Database;
+  credits: Credits;
+  prices: Prices;
+  queues: GenerationQueues;
+  clock: Clock;
+  logger: Logger;
+  /** told of each step a generation takes (logs, business metrics) */
+  observe?: LifecycleObserver;
+  /** a task the service ran that no generation can take was recorded */
+  onOrphan?(taskId: string, serviceCredits: number | null): void;
+  /** how long after submission a task may run before we expire it, by operation (clock ms) */
+  deadlineMs?: Partial<Record<Operation, number>>;
+}
 
 /** What every part of the generations module works with. */
 export interface GenerationsContext extends Omit<GenerationsOptions, "deadlineMs"> {

@@ -4,7 +4,7 @@ import { generations, users } from "../db/schema";
 import type { GenerationsContext } from "./context";
 import { generationParams } from "./params";
 import { quote } from "./quote";
-import type { CreateInput, CreateResult } from "./service";
+import type { CreateInput, CreateResult } from "./types";
 
 class Abort<T> extends Error {
   constructor(readonly result: T) {

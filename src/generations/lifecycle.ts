@@ -1,6 +1,6 @@
 import type { Metrics } from "../http/metrics";
 import type { Logger } from "../lib/logger";
-import type { Generation } from "./service";
+import type { Generation } from "./types";
 
 /** The steps of a generation an operator follows, each told once when its transition commits. */
 export type LifecycleEvent =

@@ -3,8 +3,8 @@ import type { Executor } from "../db/client";
 import { generations } from "../db/schema";
 import type { GenerationsContext } from "./context";
 import { type GenerationParams, generationParams } from "./params";
-import type { Generation } from "./service";
 import { endedBadly, notAtRest } from "./states";
+import type { Generation } from "./types";
 
 /** Reads of generations, for the steps, the UI and the metrics. */
 export function generationReads(ctx: Pick<GenerationsContext, "db">) {

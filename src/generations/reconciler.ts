@@ -1,5 +1,6 @@
 import type { Logger } from "../lib/logger";
-import type { GenerationQueues, Generations } from "./service";
+import type { Generations } from "./service";
+import type { GenerationQueues } from "./types";
 
 /**
  * Postgres is the truth and Redis only carries work: every generation not at

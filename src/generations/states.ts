@@ -1,6 +1,6 @@
 import type { GenerationState } from "../db/schema";
 import type { Operation } from "./params";
-import type { Generation } from "./service";
+import type { Generation } from "./types";
 
 /** Not yet sent to the service or not yet answered by it. */
 export const stillRunning: GenerationState[] = ["queued", "submitting", "pending"];

@@ -4,8 +4,8 @@ import { type GenerationsContext, stateMover } from "./context";
 import type { SentFileKind } from "./deliver/sent-file";
 import { type DeliveredOutputs, settle } from "./quote";
 import type { GenerationReads } from "./reads";
-import type { Generation, OutputSet } from "./service";
 import { mayStillComplete, toDeliver } from "./states";
+import type { Generation, OutputSet } from "./types";
 
 /**
  * The arrows of the state machine (docs/architecture.md, "The modules"), one function each, named for what

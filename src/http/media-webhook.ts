@@ -1,8 +1,9 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import type { GenerationQueues, Generations } from "../generations/service";
+import type { Generations } from "../generations/service";
 import { type HintOutcome, takeWebhookHint } from "../generations/sync/webhook-hint";
+import type { GenerationQueues } from "../generations/types";
 import type { Logger } from "../lib/logger";
 import { sameSecret } from "../lib/same-secret";
 import type { MediaClient } from "../media/client";

@@ -1,12 +1,12 @@
 import { InlineKeyboard } from "grammy";
 import type { BotContext } from "../bot/context";
 import { translateFor } from "../bot/i18n";
-import { showStatus } from "../generations/deliver/status-message";
 import type { Generations } from "../generations/service";
+import { showStatus } from "../generations/status";
 import { inlineConfirmData } from "../telegram/callback-data";
+import { editInlineText } from "../telegram/edit-inline";
 import { isTelegramFailure } from "../telegram/telegram-error";
 import type { Users } from "../users/users";
-import { editInlineText } from "./edit-in-place";
 import { type InlineOffer, type InlineOffers, offerIdOf } from "./offers";
 import { canShowInline, startLink } from "./private-chat";
 

@@ -3,6 +3,7 @@ import { Api } from "grammy";
 import { Redis } from "ioredis";
 import { translateFor } from "../bot/i18n";
 import { boundedAutoRetry } from "../bot/transformers";
+import { broadcastQueue } from "../broadcasts/jobs";
 import { createBroadcastStore } from "../broadcasts/store";
 import type { Config } from "../config";
 import { createLedger } from "../credits/ledger";
@@ -10,7 +11,10 @@ import { openDatabase } from "../db/client";
 import { migrateDatabase } from "../db/migrate";
 import { lifecycleReporter } from "../generations/lifecycle";
 import type { InputRef } from "../generations/params";
-import { createGenerations, type Generation, type Generations } from "../generations/service";
+import { generationQueues } from "../generations/queues";
+import { createGenerations, type Generations } from "../generations/service";
+import { createSyncHints } from "../generations/sync/sync-hints";
+import type { Generation } from "../generations/types";
 import { countFloodWaits, instrumentMediaClient } from "../http/instrument";
 import { createMetrics, type Metrics } from "../http/metrics";
 import type { Clock } from "../lib/clock";
@@ -19,8 +23,7 @@ import { outageLog } from "../lib/outage-log";
 import type { MediaClient } from "../media/client";
 import { createPaymentStore } from "../payments/store";
 import { createPrices, loadPriceTable } from "../pricing/prices";
-import { broadcastQueue, createQueues, generationQueues, type Queues } from "../queue/queues";
-import { createSyncHints } from "../queue/sync-hints";
+import { createQueues, type Queues } from "../queue/queues";
 import { referralHooks } from "../referrals/hooks";
 import { referralNotifier } from "../referrals/notify";
 import { createMediaStore } from "../storage/media-store";
@@ -112,7 +115,7 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     hints,
     generationQueues: gq,
     generations,
-    broadcasts: { store: createBroadcastStore(db), queue: broadcastQueue(queues) },
+    broadcasts: { store: createBroadcastStore(db), queue: broadcastQueue(queues, clock) },
     /** Stars payments and the credits they move (referral hooks are given here) */
     payments: referralBonus.withNotices(createPaymentStore(db, ledger, referralBonus)),
     store,

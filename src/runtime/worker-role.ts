@@ -1,7 +1,11 @@
+import { copyJobHandler, tickJobHandler } from "../broadcasts/jobs";
 import { resumeBroadcasts } from "../broadcasts/reconciler";
-import { showStatus } from "../generations/deliver/status-message";
+import { deliverJobHandler } from "../generations/deliver/deliver-job";
 import { reconcile } from "../generations/reconciler";
+import { showStatus } from "../generations/status";
 import { sourcePinner } from "../generations/submit/pin-source";
+import { submitJobHandler } from "../generations/submit/submit-job";
+import { syncJobHandler } from "../generations/sync/sync-job";
 import { pollIntervalMs } from "../media/catalog";
 import { downloadLink, linkDownloadOptions } from "../media/link-download";
 import type { LinkProbeOptions } from "../media/link-duration";
@@ -13,7 +17,7 @@ import type { Services } from "./services";
 import type { RuntimePolicy, RuntimeTiming } from "./settings";
 import { phase, type StopPhases } from "./stop-phases";
 
-/** The worker role: the submit, sync and deliver queues, and the reconciler. */
+/** The worker role: the jobs of the generations' stages and of broadcasts, and the reconcilers. */
 export function startWorkerRole(
   s: Services,
   settings: { timing: RuntimeTiming; policy: RuntimePolicy; linkProbe?: LinkProbeOptions | undefined },
@@ -27,78 +31,76 @@ export function startWorkerRole(
   const markBlocked = async (userId: number) => {
     await s.users.markBlocked(userId);
   };
-  const workers = startWorkers({
-    redis: config.redis,
+  const submit = submitJobHandler({
+    generations,
+    media: s.media,
     clock,
     logger,
-    operatorPauseMs: timing.operatorPauseMs,
-    jobLockMs: timing.jobLockMs,
-    hints: s.hints,
-    submit: {
-      generations,
-      media: s.media,
-      clock,
-      logger,
-      metadataFor: s.metadataFor,
-      inputUrl: s.inputUrl,
-      pinSource: sourcePinner({
-        store: s.store,
-        prices: s.prices,
-        download: (link, destination) =>
-          downloadLink(link, destination, { logger, ...linkDownloadOptions(settings.linkProbe) }),
-        ...(settings.linkProbe?.download?.maxBytes ? { maxBytes: settings.linkProbe.download.maxBytes } : {}),
-        inputUrl: s.keptInputUrl,
-        logger,
-      }),
-      adoptionGraceMs: timing.adoptionGraceMs,
-      maxSubmissions: policy.maxSubmissions,
-      firstPollDelayMs: (g) => pollIntervalMs(g.operation),
-      enqueueSync: (id, delayMs) => gq.sync(id, { delayMs }),
-      enqueueDeliver: (id) => gq.deliver(id),
-      onAccepted: (g) => showStatus(api, generations, g, t),
-      alertOperator: (problem) => s.alert("service-refused", { problem }),
-    },
-    sync: {
-      generations,
-      media: s.media,
-      clock,
-      logger,
-      maxPollIntervalMs: timing.maxPollIntervalMs,
-      enqueueDeliver: (id) => gq.deliver(id),
-      observeCompletionLag: (seconds) => s.metrics.webhookLag.observe(seconds),
-    },
-    deliver: {
-      api,
-      generations,
-      logger,
-      t,
+    metadataFor: s.metadataFor,
+    inputUrl: s.inputUrl,
+    pinSource: sourcePinner({
       store: s.store,
-      publicUrl: config.publicUrl,
-      signingSecret: config.signingSecret,
-      now: s.now,
-      maxDeliveryAttempts: policy.maxDeliveryAttempts,
-      retentionDays: config.mediaRetentionDays,
-      markBlocked,
-      inlineStorageChatId: config.inlineStorageChatId,
-      ...(policy.telegramLimits ? { limits: policy.telegramLimits } : {}),
-    },
+      prices: s.prices,
+      download: (link, destination) =>
+        downloadLink(link, destination, { logger, ...linkDownloadOptions(settings.linkProbe) }),
+      ...(settings.linkProbe?.download?.maxBytes ? { maxBytes: settings.linkProbe.download.maxBytes } : {}),
+      inputUrl: s.keptInputUrl,
+      logger,
+    }),
+    adoptionGraceMs: timing.adoptionGraceMs,
+    maxSubmissions: policy.maxSubmissions,
+    operatorPauseMs: timing.operatorPauseMs,
+    firstPollDelayMs: (g) => pollIntervalMs(g.operation),
+    enqueueSync: (id, delayMs) => gq.sync(id, { delayMs }),
+    enqueueDeliver: (id) => gq.deliver(id),
+    onAccepted: (g) => showStatus(api, generations, g, t),
+    alertOperator: (problem) => s.alert("service-refused", { problem }),
+  });
+  const sync = syncJobHandler({
+    generations,
+    media: s.media,
+    clock,
+    logger,
+    hints: s.hints,
+    maxPollIntervalMs: timing.maxPollIntervalMs,
+    enqueueDeliver: (id) => gq.deliver(id),
+    observeCompletionLag: (seconds) => s.metrics.webhookLag.observe(seconds),
+  });
+  const deliver = deliverJobHandler({
+    api,
+    generations,
+    logger,
+    t,
+    store: s.store,
+    publicUrl: config.publicUrl,
+    signingSecret: config.signingSecret,
+    now: s.now,
+    maxDeliveryAttempts: policy.maxDeliveryAttempts,
+    retentionDays: config.mediaRetentionDays,
+    markBlocked,
+    inlineStorageChatId: config.inlineStorageChatId,
+    ...(policy.telegramLimits ? { limits: policy.telegramLimits } : {}),
+  });
+  const copy = copyJobHandler({ store: s.broadcasts.store, api: sendApi, logger, markBlocked });
+  const tick = tickJobHandler({
+    store: s.broadcasts.store,
+    queue: s.broadcasts.queue,
+    api: sendApi,
+    t,
+    logger,
+    sendsPerSecond: config.telegramSendsPerSecond,
+    tickMs: timing.broadcastTickMs,
+    claimStaleMs: timing.broadcastClaimStaleMs,
+    now: () => Date.now(),
+  });
+  // every job this role runs; each stage defines its own beside its step
+  const workers = startWorkers([submit, sync, deliver, copy, tick], {
+    redis: config.redis,
+    logger,
+    jobLockMs: timing.jobLockMs,
     telegramPerSecond: config.telegramSendsPerSecond,
     concurrency: { deliver: policy.sendConcurrency },
-    broadcasts: {
-      copy: { store: s.broadcasts.store, api: sendApi, logger, markBlocked },
-      tick: {
-        store: s.broadcasts.store,
-        queue: s.broadcasts.queue,
-        api: sendApi,
-        t,
-        logger,
-        sendsPerSecond: config.telegramSendsPerSecond,
-        tickMs: timing.broadcastTickMs,
-        claimStaleMs: timing.broadcastClaimStaleMs,
-        now: () => Date.now(),
-      },
-    },
-    onOutcome: (queue, _gid, outcome) => s.metrics.jobOutcomes.inc({ queue, outcome }),
+    onOutcome: (queue, outcome) => s.metrics.jobOutcomes.inc({ queue, outcome }),
   });
   stops.onStop(phase.workers, () => workers.drain(timing.drainMs));
   every(

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { generations, ledgerEntries, orphanTasks } from "../../src/db/schema";
-import type { Generation } from "../../src/generations/service";
+import type { Generation } from "../../src/generations/types";
 import { signGid } from "../../src/storage/signed-tokens";
 import {
   eventually,

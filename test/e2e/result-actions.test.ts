@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { upscalePrompt } from "../../src/bot/conversations/result-actions";
 import { userPreferences } from "../../src/db/schema";
-import type { Generation } from "../../src/generations/service";
+import type { Generation } from "../../src/generations/types";
 import type { TestUser } from "../../src/playground/telegram";
 import { eventually, generationIn, type Harness, startedUser, startHarness } from "../support/harness";
 import { buttons, byData, hasData, plain, says } from "../support/messages";

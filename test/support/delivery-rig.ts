@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Api } from "grammy";
 import { translate } from "../../src/bot/i18n";
 import type { DeliveryDeps } from "../../src/generations/deliver/send-outputs";
-import type { Generation } from "../../src/generations/service";
+import type { Generation } from "../../src/generations/types";
 import { startTelegramStandIn } from "../../src/playground/telegram";
 import { createMediaStore } from "../../src/storage/media-store";
 import { languageFromCode } from "../../src/users/language";

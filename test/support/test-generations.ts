@@ -1,7 +1,8 @@
 import pino from "pino";
 import { createLedger } from "../../src/credits/ledger";
 import type { Database } from "../../src/db/client";
-import { createGenerations, type GenerationsOptions } from "../../src/generations/service";
+import type { GenerationsOptions } from "../../src/generations/context";
+import { createGenerations } from "../../src/generations/service";
 import { systemClock } from "../../src/lib/clock";
 import { createPrices, loadPriceTable } from "../../src/pricing/prices";
 

@@ -4,9 +4,9 @@ import { limits } from "../../media/catalog";
 import { promptProblem } from "./ask-prompt";
 import { panelData } from "./callback-data";
 import { type InputProblem, linkIn, type PhotoInput, photoIn } from "./inputs";
-import { summaryPromptLength } from "./opening";
 import { navRow, type Screen } from "./screen";
 import { cancelled, type StepResult, value } from "./steps";
+import { summaryPromptLength } from "./summary";
 
 const maxPhotos = limits.editMaxImageUrls;
 

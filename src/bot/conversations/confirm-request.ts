@@ -1,6 +1,7 @@
-import { queuedText } from "../../generations/deliver/status-message";
 import type { GenerationParamsInput } from "../../generations/params";
-import type { CreateResult, Generations } from "../../generations/service";
+import type { Generations } from "../../generations/service";
+import { queuedText } from "../../generations/status";
+import type { CreateResult } from "../../generations/types";
 import { faultPoint } from "../../lib/fault-point";
 import { buyKeyboard } from "../../payments/feature";
 import type { PriceQuote } from "../../pricing/prices";

@@ -15,10 +15,11 @@ import { collectMedia } from "./collect-media";
 import { confirmRequest } from "./confirm-request";
 import type { MediaInput } from "./inputs";
 import { withLinkLength } from "./link-length";
-import { type ConversationDeps, openConversation, priceLines, type SeedBase } from "./opening";
+import { type ConversationDeps, openConversation, type SeedBase } from "./opening";
 import { type PanelSpec, runPanel, type Setting } from "./panel";
 import { readRemembered, rememberedLines } from "./remembered";
 import type { Conv } from "./screen";
+import { priceLines } from "./summary";
 
 export interface DubSeed extends SeedBase {
   media?: MediaInput;

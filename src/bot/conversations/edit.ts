@@ -15,16 +15,11 @@ import {
   imageSettings,
 } from "./image-options";
 import type { PhotoInput } from "./inputs";
-import {
-  type ConversationDeps,
-  openConversation,
-  priceLines,
-  type SeedBase,
-  summaryPromptLength,
-} from "./opening";
+import { type ConversationDeps, openConversation, type SeedBase } from "./opening";
 import { type PanelSpec, runPanel } from "./panel";
 import { readRemembered, rememberedLines } from "./remembered";
 import type { Conv } from "./screen";
+import { priceLines, summaryPromptLength } from "./summary";
 
 export interface EditSeed extends SeedBase {
   prompt?: string;

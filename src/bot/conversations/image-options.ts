@@ -14,8 +14,8 @@ import {
 } from "../../media/catalog";
 import type { Prices } from "../../pricing/prices";
 import type { Translate } from "../i18n";
-import { priced } from "./opening";
 import type { Setting } from "./panel";
+import { priced } from "./summary";
 
 /** The options of an image or an edit, always valid for the chosen model. */
 export interface ImageOptions {

@@ -10,17 +10,12 @@ import {
   imageQuote,
   imageSettings,
 } from "./image-options";
-import {
-  type ConversationDeps,
-  openConversation,
-  priceLines,
-  type SeedBase,
-  summaryPromptLength,
-} from "./opening";
+import { type ConversationDeps, openConversation, type SeedBase } from "./opening";
 import type { PanelSpec } from "./panel";
 import { type PromptedRequest, promptThenPanel } from "./prompted-panel";
 import { readRemembered, rememberedLines } from "./remembered";
 import type { Conv } from "./screen";
+import { priceLines, summaryPromptLength } from "./summary";
 
 export interface ImageSeed extends SeedBase {
   prompt?: string;

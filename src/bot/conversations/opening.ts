@@ -1,6 +1,6 @@
 import type { Context } from "grammy";
 import type { LinkDurationProbe } from "../../media/link-duration";
-import type { PriceQuote, Prices } from "../../pricing/prices";
+import type { Prices } from "../../pricing/prices";
 import type { Language } from "../../users/language";
 import type { Translate } from "../i18n";
 import { negotiateLanguage, translate } from "../i18n";
@@ -47,24 +47,3 @@ export async function openConversation(conversation: Conv, ctx: Context, seed: S
     who: { userId, language, chatId, threadId: threadId ?? null, replyTo: seed.replyTo ?? null },
   };
 }
-
-/** A choice label with what it would cost. */
-export function priced(t: Translate, label: string, quote: PriceQuote): string {
-  return quote.ok ? t("cv-choice-price", { label, price: quote.credits }) : label;
-}
-
-/** The last line of every summary, set apart: the price and the balance. */
-export function priceLines(t: Translate, quote: PriceQuote, available: number): string {
-  const line = quote.ok
-    ? t("cv-line-price", { price: quote.credits, available })
-    : t("cv-line-no-price", { available });
-  return `\n${line}`;
-}
-
-/** The price shown is more than the user has: the panel offers the packs. */
-export function lacksCredits(quote: PriceQuote, available: number): boolean {
-  return quote.ok && quote.credits > available;
-}
-
-/** Long prompts are cut in a summary to this length; the whole prompt is what is sent. */
-export const summaryPromptLength = 300;

@@ -2,9 +2,9 @@ import { InlineKeyboard } from "grammy";
 import { buyButton } from "../../payments/feature";
 import type { PriceQuote } from "../../pricing/prices";
 import { panelData } from "./callback-data";
-import { lacksCredits } from "./opening";
 import { type Choice, type PickLayout, pickFrom } from "./pick";
 import { navRow, type Screen } from "./screen";
+import { lacksCredits } from "./summary";
 
 /** One option of a request, changed through a picker (model, ratio, language…). */
 export interface Setting<S> {

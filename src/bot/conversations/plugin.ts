@@ -45,7 +45,7 @@ export function conversationsPlugin(db: Database): MiddlewareFn<BotContext> {
         read: (ctx) => {
           const key = chatUserKey(ctx);
           if (key === undefined) return undefined;
-          // read with the sender's row at the start of the update (loadSender): no read of its own
+          // read with the sender's row by the update's claim (the journal): no read of its own
           const stored = ctx.storedConversation;
           if (stored === undefined) return adapter.read(key);
           ctx.storedConversation = undefined;

@@ -1,6 +1,7 @@
 import { Composer } from "grammy";
 import { quote } from "../../generations/quote";
-import type { Generation, Generations } from "../../generations/service";
+import type { Generations } from "../../generations/service";
+import type { Generation } from "../../generations/types";
 import { type ImageModel, imageModelInfo, imageModels, limits, type Operation } from "../../media/catalog";
 import type { Prices } from "../../pricing/prices";
 import { editResultData, regenerateData, upscaleResultData } from "../../telegram/callback-data";

@@ -13,18 +13,12 @@ import {
 import { videoOptionsOfStored } from "../../preferences/options";
 import type { Prices } from "../../pricing/prices";
 import type { Translate } from "../i18n";
-import {
-  type ConversationDeps,
-  openConversation,
-  priced,
-  priceLines,
-  type SeedBase,
-  summaryPromptLength,
-} from "./opening";
+import { type ConversationDeps, openConversation, type SeedBase } from "./opening";
 import type { PanelSpec, Setting, Toggle } from "./panel";
 import { type PromptedRequest, promptThenPanel } from "./prompted-panel";
 import { readRemembered, rememberedLines } from "./remembered";
 import type { Conv } from "./screen";
+import { priced, priceLines, summaryPromptLength } from "./summary";
 import { defaultVideoOptions, fitVideoOptions, type VideoOptions, videoOptionsFrom } from "./video-options";
 
 export interface VideoSeed extends SeedBase {

@@ -1,10 +1,10 @@
 import { createConversation } from "@grammyjs/conversations";
 import { Composer, type Context } from "grammy";
 import { countAudience } from "../../broadcasts/audience";
+import type { BroadcastQueue } from "../../broadcasts/jobs";
 import type { BroadcastStore } from "../../broadcasts/store";
 import type { Database } from "../../db/client";
 import type { Logger } from "../../lib/logger";
-import type { BroadcastQueue } from "../../queue/queues";
 import { stopBroadcastData } from "../../telegram/callback-data";
 import type { BotContext } from "../context";
 import { broadcastConversation } from "../conversations/broadcast";

@@ -1,6 +1,6 @@
 import { Composer } from "grammy";
-import { showStatus } from "../../generations/deliver/status-message";
-import { stillRunning } from "../../generations/service";
+import { stillRunning } from "../../generations/states";
+import { showStatus } from "../../generations/status";
 import { classifyTelegramError } from "../../telegram/telegram-error";
 import type { BotContext } from "../context";
 import { translateFor } from "../i18n";

@@ -27,7 +27,7 @@ export function bannedUsersStop(adminIds: readonly number[]): MiddlewareFn<BotCo
     // money that already moved is recorded whoever moved it: a payment made
     // before the ban, or a refund, goes on to its handler
     if (ctx.message?.successful_payment || ctx.message?.refunded_payment) return next();
-    // read by loadSender, before this
+    // read by the update's claim (the journal)
     const state = ctx.knownUser;
     if (!state || state.bannedAt === null) return next();
 

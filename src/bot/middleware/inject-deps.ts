@@ -7,7 +7,6 @@ export function injectDeps(deps: BotDeps): MiddlewareFn<BotContext> {
     ctx.deps = deps;
     ctx.logger = deps.logger.child({ updateId: ctx.update.update_id });
     ctx.user = undefined;
-    ctx.claimedSender = undefined;
     ctx.knownUser = undefined;
     ctx.storedConversation = undefined;
     return next();

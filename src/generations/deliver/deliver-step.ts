@@ -1,6 +1,5 @@
 import { type Api, GrammyError } from "grammy";
 import type { TranslateFor } from "../../bot/i18n";
-import { deliverInline, type InlineDeliveryDeps } from "../../inline/deliver-inline";
 import type { Logger } from "../../lib/logger";
 import { DownloadError } from "../../storage/media-store";
 import {
@@ -8,9 +7,12 @@ import {
   isTelegramFailure,
   type TelegramFailureKind,
 } from "../../telegram/telegram-error";
-import { endedBadly, type Generation, type Generations } from "../service";
+import type { Generations } from "../service";
+import { endedBadly } from "../states";
+import { showStatus } from "../status";
+import type { Generation } from "../types";
+import { deliverInline, type InlineDeliveryDeps } from "./deliver-inline";
 import { copyOutputs, type Delivered, deliverOutputs } from "./send-outputs";
-import { showStatus } from "./status-message";
 
 export interface DeliverDeps extends InlineDeliveryDeps {
   api: Api;

@@ -9,7 +9,7 @@ import type { MediaStore, StoredFile } from "../../storage/media-store";
 import { signFileToken } from "../../storage/signed-tokens";
 import { editResultData, regenerateData, upscaleResultData } from "../../telegram/callback-data";
 import { describeParams, generationParams } from "../params";
-import type { Generation } from "../service";
+import type { Generation } from "../types";
 import { type SentFile, type SentFileKind, sentFileOf } from "./sent-file";
 
 export interface TelegramLimits {

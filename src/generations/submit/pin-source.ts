@@ -5,7 +5,7 @@ import type { Prices } from "../../pricing/prices";
 import type { MediaStore } from "../../storage/media-store";
 import type { GenerationParams } from "../params";
 import { quote } from "../quote";
-import type { Generation } from "../service";
+import type { Generation } from "../types";
 
 /**
  * A dubbing source given as a link is pinned before it is sent: downloaded

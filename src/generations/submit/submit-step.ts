@@ -4,8 +4,9 @@ import type { MediaClient } from "../../media/client";
 import { MediaServiceError } from "../../media/errors";
 import type { Metadata } from "../../media/schemas";
 import type { InputRef } from "../params";
-import type { Generation, Generations } from "../service";
+import type { Generations } from "../service";
 import { buildServiceRequest, sendServiceRequest } from "../service-request";
+import type { Generation } from "../types";
 import type { PinOutcome, PinRefusal } from "./pin-source";
 
 export interface SubmitDeps {

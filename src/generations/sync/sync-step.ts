@@ -4,7 +4,8 @@ import { pollIntervalMs } from "../../media/catalog";
 import type { MediaClient } from "../../media/client";
 import { MediaServiceError } from "../../media/errors";
 import { classifyTask } from "../../media/task-status";
-import { type Generations, mayStillComplete } from "../service";
+import type { Generations } from "../service";
+import { mayStillComplete } from "../states";
 
 export interface SyncDeps {
   generations: Generations;

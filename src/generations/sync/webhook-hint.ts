@@ -1,7 +1,8 @@
 import type { Logger } from "../../lib/logger";
 import type { MediaClient } from "../../media/client";
 import { MediaServiceError } from "../../media/errors";
-import type { GenerationQueues, Generations } from "../service";
+import type { Generations } from "../service";
+import type { GenerationQueues } from "../types";
 
 export interface WebhookHintDeps {
   generations: Pick<Generations, "get" | "byTaskId" | "recordOrphan">;

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { type BotMessage, botMessageView, type ChatState, describeMessage, isGroupChat } from "./chats";
 import { badRequest } from "./errors";
 import { parseFormatted } from "./formatting";
+import { type InlineResultsButton, resultsButton } from "./schemas";
 import type { World } from "./world";
 
 /** What an inline result must hold to be placed in a chat (the parts this stand-in plays). */
@@ -66,13 +67,6 @@ export function checkInlineResult(w: World, raw: Record<string, unknown>): void 
       throw badRequest(`can't use file of type ${capitalized(file.kind)} as ${capitalized(result.type)}`);
   }
 }
-
-const resultsButton = z.object({
-  text: z.string(),
-  start_parameter: z.string().optional(),
-  web_app: z.looseObject({ url: z.string() }).optional(),
-});
-export type InlineResultsButton = z.infer<typeof resultsButton>;
 
 /**
  * Telegram's checks of answerInlineQuery's `button` (shown above the

@@ -72,3 +72,11 @@ export const menuButtonSchema = z.discriminatedUnion("type", [
 export const pricesSchema = z.array(z.looseObject({ label: z.string(), amount: z.number().int() }));
 
 export const inlineResultsSchema = z.array(z.looseObject({ type: z.string(), id: z.string() }));
+
+/** answerInlineQuery's `button`, shown above the results (its rules: inline.ts). */
+export const resultsButton = z.object({
+  text: z.string(),
+  start_parameter: z.string().optional(),
+  web_app: z.looseObject({ url: z.string() }).optional(),
+});
+export type InlineResultsButton = z.infer<typeof resultsButton>;

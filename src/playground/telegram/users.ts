@@ -9,10 +9,15 @@ import type {
   User,
 } from "grammy/types";
 import { type BotMessage, botMessageView, type ChatState, describeMessage } from "./chats";
-import type { TestGroup } from "./groups";
 import { solidPng } from "./images";
 import { placeInlineResult, pressInlineButton } from "./inline";
 import { commandMenuFor } from "./methods/bot";
+
+/** A group a user posts in (a TestGroup): where the message goes. */
+interface GroupChat {
+  readonly state: ChatState;
+}
+
 import type { CallbackAnswer, World } from "./world";
 
 export interface PhotoSpec {
@@ -143,12 +148,12 @@ export class TestUser {
   }
 
   /** Sends text in a group (as a member), optionally in a forum topic. */
-  async sendIn(group: TestGroup, text: string, options: SendOptions = {}): Promise<Message> {
+  async sendIn(group: GroupChat, text: string, options: SendOptions = {}): Promise<Message> {
     const entities = userEntities(text);
     return this.post(group.state, { text, ...(entities.length > 0 ? { entities } : {}) }, options);
   }
 
-  async sendPhoto(photo: PhotoSpec = {}, options: SendOptions & { in?: TestGroup } = {}): Promise<Message> {
+  async sendPhoto(photo: PhotoSpec = {}, options: SendOptions & { in?: GroupChat } = {}): Promise<Message> {
     const width = photo.width ?? 800;
     const height = photo.height ?? 600;
     const bytes = photo.bytes ?? solidPng(width, height);
@@ -160,33 +165,33 @@ export class TestUser {
   }
 
   /** Sends photos as an album: one update per photo, sharing a media_group_id. */
-  async sendAlbum(photos: PhotoSpec[], options: SendOptions & { in?: TestGroup } = {}): Promise<Message[]> {
+  async sendAlbum(photos: PhotoSpec[], options: SendOptions & { in?: GroupChat } = {}): Promise<Message[]> {
     const mediaGroupId = `${13_000_000_000_000_000 + Math.floor(Math.random() * 1e15)}`;
     const sent: Message[] = [];
     for (const photo of photos) sent.push(await this.sendPhoto({ ...photo, mediaGroupId }, options));
     return sent;
   }
 
-  async sendDocument(file: FileSpec, options: SendOptions & { in?: TestGroup } = {}): Promise<Message> {
+  async sendDocument(file: FileSpec, options: SendOptions & { in?: GroupChat } = {}): Promise<Message> {
     return this.sendFile("document", file, options);
   }
 
-  async sendAudio(file: FileSpec, options: SendOptions & { in?: TestGroup } = {}): Promise<Message> {
+  async sendAudio(file: FileSpec, options: SendOptions & { in?: GroupChat } = {}): Promise<Message> {
     return this.sendFile("audio", file, options);
   }
 
-  async sendVideo(file: FileSpec, options: SendOptions & { in?: TestGroup } = {}): Promise<Message> {
+  async sendVideo(file: FileSpec, options: SendOptions & { in?: GroupChat } = {}): Promise<Message> {
     return this.sendFile("video", file, options);
   }
 
-  async sendVoice(file: FileSpec, options: SendOptions & { in?: TestGroup } = {}): Promise<Message> {
+  async sendVoice(file: FileSpec, options: SendOptions & { in?: GroupChat } = {}): Promise<Message> {
     return this.sendFile("voice", file, options);
   }
 
   private async sendFile(
     kind: "document" | "audio" | "video" | "voice",
     spec: FileSpec,
-    options: SendOptions & { in?: TestGroup },
+    options: SendOptions & { in?: GroupChat },
   ): Promise<Message> {
     const defaults = {
       document: ["file.pdf", "application/pdf"],
@@ -297,7 +302,7 @@ export class TestUser {
    */
   async press(
     matcher: ButtonMatcher,
-    options: { message?: Message | number; in?: TestGroup } = {},
+    options: { message?: Message | number; in?: GroupChat } = {},
   ): Promise<string> {
     const chat =
       options.in?.state ?? (options.message !== undefined ? this.chatOf(options.message) : this.chatState);
@@ -379,7 +384,7 @@ export class TestUser {
   chooseInlineResult(
     queryId: string,
     resultId: string,
-    options: { chat?: TestGroup } = {},
+    options: { chat?: GroupChat } = {},
   ): { message: Message; inlineMessageId: string | undefined } {
     const chat = options.chat?.state ?? this.chatState;
     return placeInlineResult(this.world, this.info, chat, {
@@ -531,7 +536,7 @@ export class TestUser {
   // ---- reading
 
   /** Bot messages in this chat, in order, in their current state (deleted ones only when asked). */
-  messages(options: { includeDeleted?: boolean; in?: TestGroup } = {}): BotMessage[] {
+  messages(options: { includeDeleted?: boolean; in?: GroupChat } = {}): BotMessage[] {
     const chat = options.in?.state ?? this.chatState;
     return chat.messages
       .filter((m) => m.fromBot && (options.includeDeleted || !m.deleted))
@@ -558,7 +563,7 @@ export class TestUser {
    */
   async waitFor(
     predicate: (message: BotMessage) => unknown,
-    options: { timeoutMs?: number; after?: Message | number; in?: TestGroup } = {},
+    options: { timeoutMs?: number; after?: Message | number; in?: GroupChat } = {},
   ): Promise<BotMessage> {
     const after = typeof options.after === "number" ? options.after : (options.after?.message_id ?? 0);
     const chat = options.in?.state ?? this.chatState;

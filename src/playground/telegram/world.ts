@@ -4,9 +4,9 @@ import { ChatStore } from "./chats";
 import type { ApiError, Envelope } from "./errors";
 import { FileStore } from "./files";
 import { FloodControl } from "./flood";
-import type { InlineResultsButton } from "./inline";
 import type { Params } from "./params";
 import type { TelegramRules } from "./rules";
+import type { InlineResultsButton } from "./schemas";
 import { UpdateQueue } from "./updates";
 
 export interface CallRecord {

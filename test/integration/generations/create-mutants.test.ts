@@ -1,13 +1,10 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createLedger, type Ledger } from "../../../src/credits/ledger";
+import type { GenerationsOptions } from "../../../src/generations/context";
 import type { LifecycleEvent } from "../../../src/generations/lifecycle";
-import {
-  type CreateInput,
-  createGenerations,
-  type GenerationQueues,
-  type GenerationsOptions,
-} from "../../../src/generations/service";
+import { createGenerations } from "../../../src/generations/service";
+import type { CreateInput, GenerationQueues } from "../../../src/generations/types";
 import { systemClock } from "../../../src/lib/clock";
 import { createPrices, loadPriceTable } from "../../../src/pricing/prices";
 import { createTestDatabase, type TestDatabase } from "../../support/db";

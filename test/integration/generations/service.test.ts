@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Ledger } from "../../../src/credits/ledger";
-import type { GenerationQueues, Generations } from "../../../src/generations/service";
+import type { Generations } from "../../../src/generations/service";
+import type { GenerationQueues } from "../../../src/generations/types";
 import { createPrices, loadPriceTable } from "../../../src/pricing/prices";
 import { createTestDatabase, type TestDatabase } from "../../support/db";
 import { testGenerations } from "../../support/test-generations";

@@ -9,12 +9,9 @@ import {
   holds,
 } from "../../../src/db/schema";
 import type { LifecycleEvent } from "../../../src/generations/lifecycle";
-import {
-  createGenerations,
-  type Generation,
-  type Generations,
-  mayStillComplete,
-} from "../../../src/generations/service";
+import { createGenerations, type Generations } from "../../../src/generations/service";
+import { mayStillComplete } from "../../../src/generations/states";
+import type { Generation } from "../../../src/generations/types";
 import type { Clock } from "../../../src/lib/clock";
 import { createPrices, loadPriceTable } from "../../../src/pricing/prices";
 import { createTestDatabase, type TestDatabase } from "../../support/db";

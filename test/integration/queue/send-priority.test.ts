@@ -2,16 +2,12 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { broadcastQueue, copyJob, tickJob } from "../../../src/broadcasts/jobs";
+import { deliverJob } from "../../../src/generations/deliver/deliver-job";
+import { generationQueues } from "../../../src/generations/queues";
+import { createSyncHints } from "../../../src/generations/sync/sync-hints";
 import { systemClock } from "../../../src/lib/clock";
-import { sendJobNames } from "../../../src/queue/jobs";
-import {
-  broadcastQueue,
-  createQueues,
-  generationQueues,
-  type Queues,
-  redisConnection,
-} from "../../../src/queue/queues";
-import { createSyncHints } from "../../../src/queue/sync-hints";
+import { createQueues, type Queues, redisConnection } from "../../../src/queue/queues";
 import { redisUrl } from "../../support/harness";
 
 /**
@@ -36,7 +32,7 @@ describe("results first in the one send queue, on real Redis", () => {
   });
 
   test("a result queued after 20 copies is sent first, then the tick, then the copies", async () => {
-    const bq = broadcastQueue(queues);
+    const bq = broadcastQueue(queues, systemClock);
     const gq = generationQueues(queues, systemClock, createSyncHints(redis, target.prefix));
     const bid = randomUUID();
     const users = Array.from({ length: 20 }, (_, i) => 1000 + i);
@@ -51,7 +47,7 @@ describe("results first in the one send queue, on real Redis", () => {
     const worker = new Worker(
       queues.deliver.name,
       async (job) => {
-        order.push(job.name === sendJobNames.deliver ? "result" : job.name);
+        order.push(job.name === deliverJob.name ? "result" : job.name);
       },
       {
         connection: redisConnection(target),
@@ -65,15 +61,11 @@ describe("results first in the one send queue, on real Redis", () => {
     } finally {
       await worker.close();
     }
-    expect(order).toEqual([
-      "result",
-      sendJobNames.broadcastTick,
-      ...users.map(() => sendJobNames.broadcastSend),
-    ]);
+    expect(order).toEqual(["result", tickJob.name, ...users.map(() => copyJob.name)]);
   });
 
   test("a copy whose job was left in no list (a partial flush) is queued again, not swallowed", async () => {
-    const bq = broadcastQueue(queues);
+    const bq = broadcastQueue(queues, systemClock);
     const bid = randomUUID();
     await bq.copies(bid, [7, 8]);
     const jobId = `bc-${bid}-7`;

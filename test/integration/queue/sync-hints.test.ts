@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { generationQueues } from "../../../src/generations/queues";
+import { createSyncHints, type SyncHints } from "../../../src/generations/sync/sync-hints";
 import { systemClock } from "../../../src/lib/clock";
-import { createQueues, generationQueues, type Queues } from "../../../src/queue/queues";
-import { createSyncHints, type SyncHints } from "../../../src/queue/sync-hints";
+import { createQueues, type Queues } from "../../../src/queue/queues";
 import { redisUrl } from "../../support/harness";
 
 /** A webhook never adds a second sync job: it promotes the waiting one, or leaves a hint for the running one. */

@@ -1,15 +1,11 @@
 import { InputFile } from "grammy";
 import type { InputMediaAudio, InputMediaDocument, InputMediaPhoto, InputMediaVideo } from "grammy/types";
-import {
-  captionOf,
-  type Delivered,
-  type DeliveryDeps,
-  telegramLimits,
-} from "../generations/deliver/send-outputs";
-import { recordedKinds, type SentFile, sentFileOf } from "../generations/deliver/sent-file";
-import type { Generation, Generations } from "../generations/service";
-import type { StoredFile } from "../storage/media-store";
-import { isTelegramFailure } from "../telegram/telegram-error";
+import type { StoredFile } from "../../storage/media-store";
+import { isTelegramFailure } from "../../telegram/telegram-error";
+import type { Generations } from "../service";
+import type { Generation } from "../types";
+import { captionOf, type Delivered, type DeliveryDeps, telegramLimits } from "./send-outputs";
+import { recordedKinds, type SentFile, sentFileOf } from "./sent-file";
 
 export interface InlineDeliveryDeps extends DeliveryDeps {
   /** where results are uploaded to get a file_id (INLINE_STORAGE_CHAT_ID); the user's private chat when unset */

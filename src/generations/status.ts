@@ -1,11 +1,12 @@
 import type { Api, InlineKeyboard } from "grammy";
-import type { Translate, TranslateFor } from "../../bot/i18n";
-import type { GenerationState } from "../../db/schema";
-import { showInlineStatus } from "../../inline/inline-status";
-import { isTelegramFailure } from "../../telegram/telegram-error";
-import type { Generation, Generations } from "../service";
-import { pinRefusalText } from "../submit/pin-source";
-import { resultKeyboard } from "./send-outputs";
+import type { Translate, TranslateFor } from "../bot/i18n";
+import type { GenerationState } from "../db/schema";
+import { editInlineText } from "../telegram/edit-inline";
+import { isTelegramFailure } from "../telegram/telegram-error";
+import { resultKeyboard } from "./deliver/send-outputs";
+import type { Generations } from "./service";
+import { pinRefusalText } from "./submit/pin-source";
+import type { Generation } from "./types";
 
 export interface StatusView {
   text: string;
@@ -73,10 +74,10 @@ export function statusView(g: Generation, t: TranslateFor): StatusView {
 const shownMarker = (view: StatusView) => (view.keyboard ? `${view.text}\n[buttons]` : view.text);
 
 /**
- * The only writer of a generation's status message: shows what the table says
- * for its state, edited in place. An edit to the text already shown is skipped
- * (Telegram would answer "message is not modified"), and a status message that
- * is gone is replaced by a new one.
+ * The only writer of a generation's status message, in a chat or in inline mode:
+ * shows what the table says for its state, edited in place. An edit to the text
+ * already shown is skipped (Telegram would answer "message is not modified"), and
+ * a status message in a chat that is gone is replaced by a new one.
  */
 export async function showStatus(
   api: Api,
@@ -86,13 +87,7 @@ export async function showStatus(
 ): Promise<void> {
   // confirmed in inline mode: the placed message is the status message
   if (g.inlineMessageId)
-    return showInlineStatus(
-      api,
-      generations,
-      { ...g, inlineMessageId: g.inlineMessageId },
-      statusView(g, t),
-      t,
-    );
+    return showInlineStatus(api, generations, { ...g, inlineMessageId: g.inlineMessageId }, t);
   if (g.chatId === null) return;
   const view = statusView(g, t);
   const shown = shownMarker(view);
@@ -119,4 +114,27 @@ export async function showStatus(
       : {}),
   });
   await generations.setStatusShown(g.id, shown, m.message_id);
+}
+
+/**
+ * The status of a generation confirmed in inline mode, shown in the placed
+ * message (by inline_message_id) with the texts of the table. Once delivered,
+ * the message is the result itself (its caption tells the cost). A message that
+ * is gone cannot be replaced (an inline message is not ours to send again):
+ * what we meant to show is recorded all the same.
+ */
+async function showInlineStatus(
+  api: Api,
+  generations: Pick<Generations, "setStatusShown">,
+  g: Generation & { inlineMessageId: string },
+  t: TranslateFor,
+): Promise<void> {
+  if (g.state === "delivered") return;
+  const text =
+    g.error?.reason === "undeliverable"
+      ? t(g.language, "inline-undeliverable", { price: g.charged ?? 0 })
+      : statusView(g, t).text;
+  if (g.statusShown === text) return;
+  await editInlineText(api, g.inlineMessageId, text);
+  await generations.setStatusShown(g.id, text);
 }

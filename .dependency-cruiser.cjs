@@ -1,0 +1,48 @@
+// Import rules of docs/architecture.md ("The folders and their rules"), checked in CI
+// (`npm run check:deps`). A rule that fails names the two files and the rule.
+const features = "(admin|inline|groups|payments|referrals|broadcasts|preferences|miniapp)";
+const stages = "generations/(submit|sync|deliver)";
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "No import circles, type-only imports included: a module and what it needs form a tree.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "queue-knows-no-stage",
+      comment: "queue/ runs the jobs it is given (BullMQ plumbing): it imports no stage and no feature.",
+      severity: "error",
+      from: { path: "^src/queue/" },
+      to: { path: [`^src/${stages}/`, `^src/${features}/`, "^src/generations/"] },
+    },
+    {
+      name: "stage-imports-no-feature",
+      comment: "A stage of a generation (submit, sync, deliver) works for every feature and imports none.",
+      severity: "error",
+      from: { path: `^src/${stages}/` },
+      to: { path: `^src/${features}/` },
+    },
+    {
+      name: "sandbox-only",
+      comment:
+        "Only sandbox start-up reaches the stand-ins (the playground and the media service simulator): main.ts, and media-service.ts, which loads the simulator only in sandbox mode.",
+      severity: "error",
+      from: {
+        path: "^src/",
+        pathNot: ["^src/playground/", "^src/simulator/", "^src/main\\.ts$", "^src/runtime/media-service\\.ts$"],
+      },
+      to: { path: ["^src/playground/", "^src/simulator/"] },
+    },
+  ],
+  options: {
+    tsConfig: { fileName: "tsconfig.json" },
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^src/playground/web/" },
+  },
+};

@@ -1,0 +1,25 @@
+import type { PriceQuote } from "../../pricing/prices";
+import type { Translate } from "../i18n";
+
+/* What a panel's summary says of the price, shared by every panel and its options. */
+
+/** A choice label with what it would cost. */
+export function priced(t: Translate, label: string, quote: PriceQuote): string {
+  return quote.ok ? t("cv-choice-price", { label, price: quote.credits }) : label;
+}
+
+/** The last line of every summary, set apart: the price and the balance. */
+export function priceLines(t: Translate, quote: PriceQuote, available: number): string {
+  const line = quote.ok
+    ? t("cv-line-price", { price: quote.credits, available })
+    : t("cv-line-no-price", { available });
+  return `\n${line}`;
+}
+
+/** The price shown is more than the user has: the panel offers the packs. */
+export function lacksCredits(quote: PriceQuote, available: number): boolean {
+  return quote.ok && quote.credits > available;
+}
+
+/** Long prompts are cut in a summary to this length; the whole prompt is what is sent. */
+export const summaryPromptLength = 300;
