@@ -1,14 +1,7 @@
 import { and, eq, gte, isNull, type SQL, sql } from "drizzle-orm";
-import { z } from "zod";
 import type { Database } from "../db/client";
 import { type BroadcastAudience, users } from "../db/schema";
 import { languages } from "../users/language";
-
-export const audienceSchema: z.ZodType<BroadcastAudience> = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("everyone") }),
-  z.object({ kind: z.literal("active"), days: z.number().int().min(1).max(3650) }),
-  z.object({ kind: z.literal("language"), language: z.enum(languages) }),
-]);
 
 /** The audiences an admin picks from, in button order. */
 export const audienceChoices: readonly BroadcastAudience[] = [

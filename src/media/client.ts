@@ -20,8 +20,7 @@ import {
   videoGenerationRequest,
 } from "./schemas";
 
-export { type MediaErrorKind, MediaServiceError } from "./errors";
-export { type ParsedWebhook, parseWebhook } from "./webhook";
+export { MediaServiceError } from "./errors";
 
 export interface MediaClientOptions {
   baseUrl: string;

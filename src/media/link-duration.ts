@@ -6,7 +6,6 @@ import {
   type LinkFailure,
   type LinkGuardOptions,
   LinkStop,
-  linkMaxRedirects,
   readGuardedLink,
 } from "./guarded-fetch";
 import type { LinkDownloadCaps } from "./link-download";
@@ -24,7 +23,6 @@ export type LinkUnknownReason = LinkFailure;
 export const linkProbeMaxBytes = 2 * 1024 * 1024;
 /** The whole probe, redirects included, is given up after this long (real ms). */
 export const linkProbeTimeoutMs = 4_000;
-export const linkProbeMaxRedirects = linkMaxRedirects;
 
 export interface LinkProbeOptions extends LinkGuardOptions {
   maxBytes?: number;

@@ -87,8 +87,6 @@ export function createReferrals(db: Database) {
   return { codeOf, claim, statsOf, of };
 }
 
-export type Referrals = ReturnType<typeof createReferrals>;
-
 function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown; cause?: { code?: unknown } } | undefined) ?? {};
   return code.code === "23505" || code.cause?.code === "23505";

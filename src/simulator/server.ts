@@ -13,7 +13,7 @@ import { createWebhookSender, type WebhookDelivery, type WebhookTarget } from ".
 
 export type { RecordedRequest } from "./app";
 export type { PublicTask } from "./engine";
-export type { CreateFault, FaultControls, TaskFault } from "./faults";
+export type { FaultControls } from "./faults";
 export type { WebhookDelivery, WebhookTarget } from "./webhook-sender";
 
 export interface SimulatorOptions {

@@ -169,5 +169,3 @@ export function conversationFeatures(deps: ConversationFeatureDeps): Composer<Bo
 
   return [conversations, entries, historyFeature(deps)];
 }
-
-export { conversationsPlugin } from "./plugin";

@@ -108,7 +108,6 @@ export function sourcePinner(deps: PinDeps) {
     return { kind: "pinned", url: deps.inputUrl(g.id), seconds };
   };
 }
-export type SourcePinner = ReturnType<typeof sourcePinner>;
 
 /** What the status message says of a generation ended by a refused pin: a locale key and its values. */
 export function pinRefusalText(

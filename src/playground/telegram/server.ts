@@ -17,7 +17,6 @@ for (const group of [botMethods, messageMethods, mediaMethods, queryMethods, pay
 }
 
 /** Bot API method names the stand-in speaks. */
-export const supportedMethods = [...handlers.values()].map((h) => h.name);
 
 const notFound = new ApiError(404, "Not Found");
 const unauthorized = new ApiError(401, "Unauthorized");
