@@ -4,9 +4,9 @@ import { classifyTelegramError } from "../telegram/telegram-error";
 import type { BroadcastStore } from "./store";
 
 export interface SendDeps {
-  store: BroadcastStore;
+  store: Pick<BroadcastStore, "claim" | "unclaim" | "record">;
   /** an Api without automatic 429 retries: a 429 must pause every worker's limiter, not one call */
-  api: Api;
+  api: Pick<Api, "copyMessage" | "copyMessages">;
   logger: Logger;
   markBlocked(userId: number): Promise<void>;
 }

@@ -18,14 +18,14 @@ export const tickData = z.object({
 export type BroadcastTickJob = z.infer<typeof tickData>;
 
 export interface TickDeps {
-  store: BroadcastStore;
+  store: Pick<BroadcastStore, "get" | "counts" | "pendingAfter" | "settleStaleClaims" | "end">;
   queue: {
     /** queues one copy per user id (a copy still queued is not queued twice) */
     copies(bid: string, userIds: readonly number[]): Promise<void>;
     /** copies queued and not yet run */
     outstanding(): Promise<number>;
   };
-  api: Api;
+  api: Pick<Api, "editMessageText">;
   t: TranslateFor;
   logger: Logger;
   /** the global send limit (messages/s): how far ahead copies are queued, and the first ETA */

@@ -70,6 +70,9 @@ export function statusView(g: Generation, t: TranslateFor): StatusView {
   return statusTable[g.state](g, t);
 }
 
+/** The Telegram calls that show a status: an edit in place, or a new message. */
+export type StatusApi = Pick<Api, "editMessageText" | "sendMessage" | "editMessageTextInline">;
+
 /** What was shown, buttons included; Postgres text cannot hold a NUL, so the marker is plain. */
 const shownMarker = (view: StatusView) => (view.keyboard ? `${view.text}\n[buttons]` : view.text);
 
@@ -80,7 +83,7 @@ const shownMarker = (view: StatusView) => (view.keyboard ? `${view.text}\n[butto
  * a status message in a chat that is gone is replaced by a new one.
  */
 export async function showStatus(
-  api: Api,
+  api: StatusApi,
   generations: Pick<Generations, "setStatusShown">,
   g: Generation,
   t: TranslateFor,
@@ -124,7 +127,7 @@ export async function showStatus(
  * what we meant to show is recorded all the same.
  */
 async function showInlineStatus(
-  api: Api,
+  api: StatusApi,
   generations: Pick<Generations, "setStatusShown">,
   g: Generation & { inlineMessageId: string },
   t: TranslateFor,

@@ -27,7 +27,7 @@ import { createQueues, type Queues } from "../queue/queues";
 import { referralHooks } from "../referrals/hooks";
 import { referralNotifier } from "../referrals/notify";
 import { createMediaStore } from "../storage/media-store";
-import { signFileToken, signGid } from "../storage/signed-tokens";
+import { type FilePayload, signedFileUrl, signGid } from "../storage/signed-tokens";
 import { languageFromCode } from "../users/language";
 import { createUsers } from "../users/users";
 import { connectMediaService } from "./media-service";
@@ -130,7 +130,7 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     rounds: roundLeases({ redis, prefix: config.redis.prefix, leaseMs: options.timing.roundLeaseMs, logger }),
     t: translateFor,
     now,
-    ...serviceRequestLinks(config, now, policy),
+    ...signedLinks(config, now, policy),
   };
 }
 
@@ -186,25 +186,19 @@ function sendApi(config: Config, metrics: Metrics): Api {
   return api;
 }
 
-/** What a request sent to the service points back to: its inputs, and the signed generation id. */
-export function serviceRequestLinks(config: Config, now: () => number, policy: RuntimePolicy) {
+/** Our signed links: what a request sent to the service points back to, and links to large results. */
+export function signedLinks(config: Config, now: () => number, policy: RuntimePolicy) {
+  const link = (payload: FilePayload) => signedFileUrl(config.publicUrl, config.signingSecret, payload);
+  const inSeconds = (seconds: number) => Math.floor(now() / 1000) + seconds;
   return {
     /** where the service downloads an input: its own URL, or our signed link to a Telegram upload */
     inputUrl: (ref: InputRef) =>
-      ref.kind === "url"
-        ? ref.url
-        : `${config.publicUrl}/files/${signFileToken(config.signingSecret, {
-            k: "tg",
-            f: ref.fileId,
-            e: Math.floor(now() / 1000) + policy.inputLinkSeconds,
-          })}`,
+      ref.kind === "url" ? ref.url : link({ k: "tg", f: ref.fileId, e: inSeconds(policy.inputLinkSeconds) }),
     /** where the service downloads the input we kept for a generation (a dubbing link's file) */
     keptInputUrl: (generationId: string) =>
-      `${config.publicUrl}/files/${signFileToken(config.signingSecret, {
-        k: "in",
-        g: generationId,
-        e: Math.floor(now() / 1000) + policy.inputLinkSeconds,
-      })}`,
+      link({ k: "in", g: generationId, e: inSeconds(policy.inputLinkSeconds) }),
+    /** where the user downloads a result too big for Telegram, for `days` (as long as we keep our copy) */
+    outputUrl: (path: string, days: number) => link({ k: "out", p: path, e: inSeconds(days * 24 * 3600) }),
     /** what each task carries back to us in its webhook: the generation id, signed */
     metadataFor: (g: Generation) => ({
       gid: g.id,

@@ -31,31 +31,31 @@ export function startWorkerRole(
   const markBlocked = async (userId: number) => {
     await s.users.markBlocked(userId);
   };
-  const submit = submitJobHandler({
-    generations,
-    media: s.media,
-    clock,
-    logger,
-    metadataFor: s.metadataFor,
-    inputUrl: s.inputUrl,
-    pinSource: sourcePinner({
-      store: s.store,
-      prices: s.prices,
-      download: (link, destination) =>
-        downloadLink(link, destination, { logger, ...linkDownloadOptions(settings.linkProbe) }),
-      ...(settings.linkProbe?.download?.maxBytes ? { maxBytes: settings.linkProbe.download.maxBytes } : {}),
-      inputUrl: s.keptInputUrl,
+  const submit = submitJobHandler(
+    {
+      generations,
+      media: s.media,
+      clock,
       logger,
-    }),
-    adoptionGraceMs: timing.adoptionGraceMs,
-    maxSubmissions: policy.maxSubmissions,
-    operatorPauseMs: timing.operatorPauseMs,
-    firstPollDelayMs: (g) => pollIntervalMs(g.operation),
-    enqueueSync: (id, delayMs) => gq.sync(id, { delayMs }),
-    enqueueDeliver: (id) => gq.deliver(id),
-    onAccepted: (g) => showStatus(api, generations, g, t),
-    alertOperator: (problem) => s.alert("service-refused", { problem }),
-  });
+      metadataFor: s.metadataFor,
+      inputUrl: s.inputUrl,
+      pinSource: sourcePinner({
+        store: s.store,
+        prices: s.prices,
+        download: (link, destination) =>
+          downloadLink(link, destination, { logger, ...linkDownloadOptions(settings.linkProbe) }),
+        ...(settings.linkProbe?.download?.maxBytes ? { maxBytes: settings.linkProbe.download.maxBytes } : {}),
+        inputUrl: s.keptInputUrl,
+        logger,
+      }),
+      limits: { adoptionGraceMs: timing.adoptionGraceMs, maxSubmissions: policy.maxSubmissions },
+      firstPollDelayMs: (g) => pollIntervalMs(g.operation),
+      queues: gq,
+      onAccepted: (g) => showStatus(api, generations, g, t),
+      alertOperator: (problem) => s.alert("service-refused", { problem }),
+    },
+    timing.operatorPauseMs,
+  );
   const sync = syncJobHandler({
     generations,
     media: s.media,
@@ -63,7 +63,7 @@ export function startWorkerRole(
     logger,
     hints: s.hints,
     maxPollIntervalMs: timing.maxPollIntervalMs,
-    enqueueDeliver: (id) => gq.deliver(id),
+    queues: gq,
     observeCompletionLag: (seconds) => s.metrics.webhookLag.observe(seconds),
   });
   const deliver = deliverJobHandler({
@@ -72,9 +72,7 @@ export function startWorkerRole(
     logger,
     t,
     store: s.store,
-    publicUrl: config.publicUrl,
-    signingSecret: config.signingSecret,
-    now: s.now,
+    outputUrl: s.outputUrl,
     maxDeliveryAttempts: policy.maxDeliveryAttempts,
     retentionDays: config.mediaRetentionDays,
     markBlocked,

@@ -26,6 +26,11 @@ export function signFileToken(secret: string, payload: FilePayload): string {
   return `${body}.${mac(secret, body)}`;
 }
 
+/** Our link to a file, served by the file proxy: `<publicUrl>/files/<token>`. */
+export function signedFileUrl(publicUrl: string, secret: string, payload: FilePayload): string {
+  return `${publicUrl}/files/${signFileToken(secret, payload)}`;
+}
+
 export type VerifyResult =
   | { ok: true; payload: FilePayload }
   | { ok: false; reason: "malformed" | "bad_signature" | "expired" };

@@ -7,7 +7,7 @@ import { isTelegramFailure } from "../telegram/telegram-error";
  * message is not ours to send again).
  */
 export async function editInlineText(
-  api: Api,
+  api: Pick<Api, "editMessageTextInline">,
   inlineMessageId: string,
   text: string,
   keyboard?: InlineKeyboard,

@@ -9,6 +9,7 @@ import type { DeliveryDeps } from "../../src/generations/deliver/send-outputs";
 import type { Generation } from "../../src/generations/types";
 import { startTelegramStandIn } from "../../src/playground/telegram";
 import { createMediaStore } from "../../src/storage/media-store";
+import { signedFileUrl } from "../../src/storage/signed-tokens";
 import { languageFromCode } from "../../src/users/language";
 import { generationRow } from "./generation-row";
 
@@ -89,9 +90,7 @@ export async function startDeliveryRig(secret: string) {
       api: new Api(tg.token, { apiRoot: tg.apiRoot }),
       store: createMediaStore(root),
       t: (lang, key, vars) => translate(languageFromCode(lang), key, vars),
-      publicUrl: "https://bot.example.com",
-      signingSecret: secret,
-      now: () => Date.now(),
+      outputUrl: outputLinks(secret),
       retentionDays: 7,
     };
   }
@@ -103,6 +102,16 @@ export async function startDeliveryRig(secret: string) {
   }
 
   return { tg, user, root, serve, unserve, generation, deps, close };
+}
+
+/** Signed links to stored results, as the bot makes them. */
+export function outputLinks(secret: string) {
+  return (path: string, days: number) =>
+    signedFileUrl("https://bot.example.com", secret, {
+      k: "out",
+      p: path,
+      e: Math.floor(Date.now() / 1000) + days * 24 * 3600,
+    });
 }
 
 export type DeliveryRig = Awaited<ReturnType<typeof startDeliveryRig>>;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { loadConfig } from "../../src/config";
-import { serviceRequestLinks } from "../../src/runtime/services";
+import { signedLinks } from "../../src/runtime/services";
 import { defaultPolicy } from "../../src/runtime/settings";
 import { signFileToken, signGid, verifyFileToken, verifyGid } from "../../src/storage/signed-tokens";
 
@@ -59,7 +59,7 @@ describe("signed file tokens", () => {
       SIGNING_SECRET: secret,
       MEDIA_WEBHOOK_SECRET: "webhook-secret-0123",
     });
-    const links = serviceRequestLinks(config, () => now, defaultPolicy);
+    const links = signedLinks(config, () => now, defaultPolicy);
     const url = links.inputUrl({ kind: "telegram", fileId: "AgACAgIAAxk-unit", mimeType: "image/jpeg" });
 
     expect(url.startsWith("https://bot.example.com/files/")).toBe(true);
@@ -82,6 +82,12 @@ describe("signed file tokens", () => {
     expect(links.inputUrl({ kind: "url", url: "https://example.com/a.jpg" })).toBe(
       "https://example.com/a.jpg",
     );
+    // a link to a result too big for Telegram lives as long as our copy of it
+    const output = links.outputUrl("2026/11/27/g/0.mp4", 3).slice("https://bot.example.com/files/".length);
+    expect(verifyFileToken(secret, output, now)).toEqual({
+      ok: true,
+      payload: { k: "out", p: "2026/11/27/g/0.mp4", e: now / 1000 + 3 * 24 * 3600 },
+    });
   });
 });
 

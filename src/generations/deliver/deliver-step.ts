@@ -1,4 +1,4 @@
-import { type Api, GrammyError } from "grammy";
+import { GrammyError } from "grammy";
 import type { TranslateFor } from "../../bot/i18n";
 import type { Logger } from "../../lib/logger";
 import { DownloadError } from "../../storage/media-store";
@@ -15,8 +15,18 @@ import { deliverInline, type InlineDeliveryDeps } from "./deliver-inline";
 import { copyOutputs, type Delivered, deliverOutputs } from "./send-outputs";
 
 export interface DeliverDeps extends InlineDeliveryDeps {
-  api: Api;
-  generations: Generations;
+  generations: Pick<
+    Generations,
+    | "get"
+    | "startDelivery"
+    | "recordDelivery"
+    | "finishDelivery"
+    | "forgetThread"
+    | "markNotified"
+    | "refundUndeliverable"
+    | "setStatusShown"
+    | "recordUploaded"
+  >;
   logger: Logger;
   t: TranslateFor;
   markBlocked(userId: number): Promise<void>;

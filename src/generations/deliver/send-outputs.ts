@@ -6,7 +6,6 @@ import { releaseChunks } from "../../lib/release-chunks";
 import { shorten } from "../../lib/shorten";
 import { limits as catalogLimits } from "../../media/catalog";
 import type { MediaStore, StoredFile } from "../../storage/media-store";
-import { signFileToken } from "../../storage/signed-tokens";
 import { editResultData, regenerateData, upscaleResultData } from "../../telegram/callback-data";
 import { describeParams, generationParams } from "../params";
 import type { Generation } from "../types";
@@ -27,12 +26,24 @@ export const telegramLimits: TelegramLimits = {
 };
 
 export interface DeliveryDeps {
-  api: Api;
+  /** what a delivery sends with: the result's files, its caption or link, edits in place (inline mode) */
+  api: Pick<
+    Api,
+    | "sendPhoto"
+    | "sendVideo"
+    | "sendAudio"
+    | "sendDocument"
+    | "sendMediaGroup"
+    | "sendMessage"
+    | "sendChatAction"
+    | "editMessageText"
+    | "editMessageTextInline"
+    | "editMessageMediaInline"
+  >;
   store: MediaStore;
   t: TranslateFor;
-  publicUrl: string;
-  signingSecret: string;
-  now(): number;
+  /** our signed link to a stored result (one too big for Telegram), working for `days` */
+  outputUrl(path: string, days: number): string;
   limits?: TelegramLimits;
   /** days our copy of a result is kept: a link to a large output lives as long */
   retentionDays: number;
@@ -230,11 +241,7 @@ async function sendFiles(
   }
 
   if (tooBig.length > 0) {
-    const expires = Math.floor(deps.now() / 1000) + deps.retentionDays * 24 * 3600;
-    const links = tooBig.map(
-      (f) =>
-        `${deps.publicUrl}/files/${signFileToken(deps.signingSecret, { k: "out", p: f.path, e: expires })}`,
-    );
+    const links = tooBig.map((f) => deps.outputUrl(f.path, deps.retentionDays));
     sent.push(
       await deps.api.sendMessage(
         chatId,

@@ -13,15 +13,14 @@ export const submitJob: JobKind<z.infer<typeof submitData>> = {
   policy: { attempts: 8, backoffMs: 2_000 },
 };
 
-export interface SubmitJobDeps extends SubmitDeps {
-  /** how long submitting pauses after the service refused our key or balance (clock ms) */
-  operatorPauseMs: number;
-}
-
 /** Runs `submitGeneration` and tells the queue what follows: done, later, a pause of all submits, or a retry. */
-export function submitJobHandler(deps: SubmitJobDeps): JobHandler {
+export function submitJobHandler(
+  deps: SubmitDeps,
+  /** how long submitting pauses after the service refused our key or balance (clock ms) */
+  operatorPauseMs: number,
+): JobHandler {
   return jobHandler(submitJob, async ({ gid }, attempt) => {
-    const outcome = await submitGeneration(gid, deps, deps.operatorPauseMs, attempt);
+    const outcome = await submitGeneration(gid, deps, operatorPauseMs, attempt);
     switch (outcome.kind) {
       case "wait-for-adoption":
         return { kind: "later", outcome: outcome.kind, realMs: deps.clock.toReal(outcome.delayMs) };

@@ -6,11 +6,22 @@ import type { Metadata } from "../../media/schemas";
 import type { InputRef } from "../params";
 import type { Generations } from "../service";
 import { buildServiceRequest, sendServiceRequest } from "../service-request";
-import type { Generation } from "../types";
+import type { Generation, GenerationQueues } from "../types";
 import type { PinOutcome, PinRefusal } from "./pin-source";
 
 export interface SubmitDeps {
-  generations: Generations;
+  generations: Pick<
+    Generations,
+    | "get"
+    | "paramsOf"
+    | "startSubmit"
+    | "resubmit"
+    | "accept"
+    | "reject"
+    | "failSubmit"
+    | "requeue"
+    | "recordOrphan"
+  >;
   media: MediaClient;
   clock: Clock;
   logger: Logger;
@@ -18,14 +29,15 @@ export interface SubmitDeps {
   inputUrl(ref: InputRef): string;
   /** a dubbing link's file downloaded, kept and measured before it is sent (`sourcePinner`); absent, links go as they are */
   pinSource?(g: Generation, params: ReturnType<Generations["paramsOf"]>): Promise<PinOutcome>;
-  /** how long a generation whose create may have reached the service waits for a webhook to adopt its task */
-  adoptionGraceMs: number;
-  /** sends to the service before we give up and return the credits */
-  maxSubmissions: number;
+  limits: {
+    /** how long a generation whose create may have reached the service waits for a webhook to adopt its task */
+    adoptionGraceMs: number;
+    /** sends to the service before we give up and return the credits */
+    maxSubmissions: number;
+  };
   /** first poll of a new task */
   firstPollDelayMs(g: Generation): number;
-  enqueueSync(id: string, delayMs: number): Promise<void>;
-  enqueueDeliver(id: string): Promise<void>;
+  queues: Pick<GenerationQueues, "sync" | "deliver">;
   /** the task is on the service: tell the user it is being worked on */
   onAccepted?(g: Generation): Promise<void>;
   /** the operator's problem (key, balance, URL): told once per pause */
@@ -73,9 +85,9 @@ async function submitOnce(id: string, deps: SubmitDeps, pauseMs: number): Promis
     // Our create may have reached the service (a crash, a timeout): give a webhook
     // carrying our gid the chance to adopt that task before sending the same key again.
     const since = clock.now() - (current.submittedAt?.getTime() ?? 0);
-    if (since < deps.adoptionGraceMs)
-      return { kind: "wait-for-adoption", delayMs: deps.adoptionGraceMs - since };
-    if (current.attempts >= deps.maxSubmissions) return giveUp(id, deps, "no answer from the service");
+    if (since < deps.limits.adoptionGraceMs)
+      return { kind: "wait-for-adoption", delayMs: deps.limits.adoptionGraceMs - since };
+    if (current.attempts >= deps.limits.maxSubmissions) return giveUp(id, deps, "no answer from the service");
     deps.logger.info(
       { generationId: id },
       "no webhook adopted the task in time: sending again with the same key",
@@ -104,7 +116,7 @@ async function submitOnce(id: string, deps: SubmitDeps, pauseMs: number): Promis
       reason: "invalid_request",
       message: built.problems.join("; "),
     });
-    if (rejected) await deps.enqueueDeliver(id);
+    if (rejected) await deps.queues.deliver(id);
     return { kind: "rejected" };
   }
 
@@ -130,8 +142,8 @@ async function submitOnce(id: string, deps: SubmitDeps, pauseMs: number): Promis
     return { kind: "nothing-to-do" };
   }
   // the task is safe in Postgres now: a lost enqueue is made good by the reconciler
-  await deps
-    .enqueueSync(id, deps.firstPollDelayMs(moved))
+  await deps.queues
+    .sync(id, { delayMs: deps.firstPollDelayMs(moved) })
     .catch((err: unknown) => deps.logger.warn({ err, generationId: id }, "first poll not enqueued"));
   await deps
     .onAccepted?.(moved)
@@ -155,7 +167,7 @@ async function pinSource(
 /** The input cannot be sent for the price held: the generation ends before the service sees it, released. */
 async function endRefused(id: string, error: PinRefusal, deps: SubmitDeps): Promise<SubmitOutcome> {
   const failed = await deps.generations.failSubmit(id, error);
-  if (failed) await deps.enqueueDeliver(id);
+  if (failed) await deps.queues.deliver(id);
   return { kind: "rejected" };
 }
 
@@ -176,7 +188,7 @@ async function afterFailedSend(
       code: err.code ?? null,
       message: err.message,
     });
-    if (rejected) await deps.enqueueDeliver(id);
+    if (rejected) await deps.queues.deliver(id);
     return { kind: "rejected" };
   }
   if (ambiguous.has(err.kind)) {
@@ -185,7 +197,7 @@ async function afterFailedSend(
       { generationId: id, kind: err.kind },
       "the service may have the task: waiting for its webhook",
     );
-    return { kind: "wait-for-adoption", delayMs: deps.adoptionGraceMs };
+    return { kind: "wait-for-adoption", delayMs: deps.limits.adoptionGraceMs };
   }
   await generations.requeue(id);
   if (operatorProblems.has(err.kind)) {
@@ -199,16 +211,16 @@ async function afterFailedSend(
   return { kind: "retry", error: err };
 }
 
-async function giveUp(id: string, deps: Pick<SubmitDeps, "generations" | "enqueueDeliver">, why: string) {
+async function giveUp(id: string, deps: Pick<SubmitDeps, "generations" | "queues">, why: string) {
   const failed = await deps.generations.failSubmit(id, { reason: "service_unavailable", message: why });
-  if (failed) await deps.enqueueDeliver(id);
+  if (failed) await deps.queues.deliver(id);
   return { kind: "gave-up" } as const;
 }
 
 /** After the last retry: the user gets their credits back and is told. */
 export async function giveUpSubmit(
   id: string,
-  deps: Pick<SubmitDeps, "generations" | "enqueueDeliver">,
+  deps: Pick<SubmitDeps, "generations" | "queues">,
   error: Error,
 ) {
   await giveUp(id, deps, error.message);

@@ -6,13 +6,14 @@ import { MediaServiceError } from "../../media/errors";
 import { classifyTask } from "../../media/task-status";
 import type { Generations } from "../service";
 import { mayStillComplete } from "../states";
+import type { GenerationQueues } from "../types";
 
 export interface SyncDeps {
-  generations: Generations;
+  generations: Pick<Generations, "get" | "adopt" | "complete" | "fail" | "expire" | "recordOrphan">;
   media: MediaClient;
   clock: Clock;
   logger: Logger;
-  enqueueDeliver(id: string): Promise<void>;
+  queues: Pick<GenerationQueues, "deliver">;
   /** longest wait between polls (clock ms) */
   maxPollIntervalMs: number;
   /** seconds from the service's completed_at to our seeing it */
@@ -76,13 +77,13 @@ export async function syncGeneration(
       const completedAt = task.completed_at ? Date.parse(task.completed_at) : Number.NaN;
       if (Number.isFinite(completedAt))
         deps.observeCompletionLag?.(Math.max(0, (clock.now() - completedAt) / 1000));
-      await deps.enqueueDeliver(id);
+      await deps.queues.deliver(id);
       return { kind: "completed", late: done.late };
     }
     case "failed": {
       if (!waiting) return { kind: "nothing-to-do" };
       const failed = await generations.fail(id, { reason: "task_failed", message: outcome.reason });
-      if (failed) await deps.enqueueDeliver(id);
+      if (failed) await deps.queues.deliver(id);
       return { kind: "failed" };
     }
     case "running":
@@ -92,7 +93,7 @@ export async function syncGeneration(
 
   async function expire(): Promise<SyncOutcome> {
     const expired = await generations.expire(id);
-    if (expired) await deps.enqueueDeliver(id);
+    if (expired) await deps.queues.deliver(id);
     return { kind: "expired" };
   }
 }

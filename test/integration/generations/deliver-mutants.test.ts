@@ -20,6 +20,7 @@ import { languageFromCode } from "../../../src/users/language";
 import { createUsers, type Users } from "../../../src/users/users";
 import { blockedUserIds } from "../../support/blocked-users";
 import { createTestDatabase, type TestDatabase } from "../../support/db";
+import { outputLinks } from "../../support/delivery-rig";
 import { testGenerations } from "../../support/test-generations";
 
 /**
@@ -73,9 +74,7 @@ describe("the deliver step: outcomes by failure", () => {
       api: new Api(tg.token, { apiRoot: tg.apiRoot }),
       store: createMediaStore(root),
       t: (lang, key, vars) => translate(languageFromCode(lang), key, vars),
-      publicUrl: "https://bot.example.com",
-      signingSecret: "deliver-step-secret-0123456789abcdef",
-      now: () => Date.now(),
+      outputUrl: outputLinks("deliver-step-secret-0123456789abcdef"),
       generations,
       logger: pino({ level: "silent" }),
       // as the worker wires it: the users store, on Postgres
@@ -281,9 +280,10 @@ describe("the deliver step: outcomes by failure", () => {
   test("a group that became a supergroup is refunded at the first attempt (the old chat id is dead)", async () => {
     const user = await startedUser();
     const { id } = await completed(user);
-    const d = deps();
+    const api = new Api(tg.token, { apiRoot: tg.apiRoot });
+    const d = { ...deps(), api };
     // the stand-in's failNext cannot carry migrate_to_chat_id: Telegram's answer is given here
-    d.api.config.use((prev, method, payload, signal) =>
+    api.config.use((prev, method, payload, signal) =>
       method === "sendPhoto"
         ? Promise.resolve({
             ok: false as const,

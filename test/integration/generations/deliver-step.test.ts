@@ -18,6 +18,7 @@ import { languageFromCode } from "../../../src/users/language";
 import { createUsers, type Users } from "../../../src/users/users";
 import { blockedUserIds } from "../../support/blocked-users";
 import { createTestDatabase, type TestDatabase } from "../../support/db";
+import { outputLinks } from "../../support/delivery-rig";
 import { testGenerations } from "../../support/test-generations";
 
 /**
@@ -66,9 +67,7 @@ describe("the deliver step", () => {
       api: new Api(tg.token, { apiRoot: tg.apiRoot }),
       store: createMediaStore(root),
       t: (lang, key, vars) => translate(languageFromCode(lang), key, vars),
-      publicUrl: "https://bot.example.com",
-      signingSecret: "deliver-step-secret-0123456789abcdef",
-      now: () => Date.now(),
+      outputUrl: outputLinks("deliver-step-secret-0123456789abcdef"),
       generations,
       logger: pino({ level: "silent" }),
       // as the worker wires it: the users store, on Postgres

@@ -52,11 +52,9 @@ describe("submit and sync steps", () => {
       logger,
       metadataFor: (g: Generation) => ({ gid: g.id, sig: signGid(secret, g.id), user: String(g.userId) }),
       inputUrl: (ref) => (ref.kind === "url" ? ref.url : "https://unused.invalid/"),
-      adoptionGraceMs: 60_000,
-      maxSubmissions: 3,
+      limits: { adoptionGraceMs: 60_000, maxSubmissions: 3 },
       firstPollDelayMs: () => 3000,
-      enqueueSync: async (id) => void enqueued.push(`sync:${id}`),
-      enqueueDeliver: async (id) => void enqueued.push(`deliver:${id}`),
+      queues,
       alertOperator: async (p) => void alerts.push(p),
     };
     syncDeps = {
@@ -65,7 +63,7 @@ describe("submit and sync steps", () => {
       clock,
       logger,
       maxPollIntervalMs: 60_000,
-      enqueueDeliver: async (id) => void enqueued.push(`deliver:${id}`),
+      queues,
     };
   });
   afterAll(async () => {
@@ -256,7 +254,11 @@ describe("submit and sync steps", () => {
       { idempotencyKey: id },
     );
     // ten minutes of grace is 0.6 real s: a loaded machine cannot outrun it between the two calls
-    const outcome = await submitGeneration(id, { ...submitDeps, adoptionGraceMs: 600_000 }, 1000);
+    const outcome = await submitGeneration(
+      id,
+      { ...submitDeps, limits: { ...submitDeps.limits, adoptionGraceMs: 600_000 } },
+      1000,
+    );
     expect(outcome.kind).toBe("wait-for-adoption");
     await clock.sleep(60_000);
     expect(await syncUntilDoneAdopting(id, registered.id)).toEqual({ kind: "completed", late: false });
@@ -304,7 +306,7 @@ describe("submit and sync steps", () => {
       maxRetries: 0,
     });
     // 50 minutes of clock (3 s real: room for a loaded machine) for a webhook to adopt the task
-    const patient = { ...submitDeps, adoptionGraceMs: 3_000_000 };
+    const patient = { ...submitDeps, limits: { ...submitDeps.limits, adoptionGraceMs: 3_000_000 } };
     sim.faults.nextCreate({ delayMs: 1_000_000 }); // 1 s real: the client gives up first
     const posts = () => sim.requests.filter((r) => r.method === "POST").length;
     const first = await submitGeneration(id, { ...patient, media: impatient }, 1000);
