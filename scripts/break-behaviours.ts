@@ -122,9 +122,9 @@ const breakages: Breakage[] = [
   },
   {
     behaviour: "deliver queue paused on a Telegram 429",
-    file: "src/queue/workers.ts",
-    find: "await worker.rateLimit(retryAfterSeconds * 1000);",
-    replace: "",
+    file: "src/generations/deliver/deliver-step.ts",
+    find: 'return { kind: "pause", outcome: outcome.kind, realMs: outcome.retryAfterSeconds * 1000 };',
+    replace: 'return { kind: "done", outcome: outcome.kind };',
     testFiles: ["test/e2e/operator-paths.test.ts"],
   },
   {

@@ -33,7 +33,7 @@ for m in ${modules[*]}; do
       run generations "src/generations/transitions.ts,src/generations/create.ts,src/generations/states.ts,src/generations/reads.ts" \
         "test/integration/generations/service.test.ts,test/integration/generations/steps.test.ts,test/integration/generations/transitions-mutants.test.ts,test/integration/generations/create-mutants.test.ts" || status=1 ;;
     deliver)
-      run deliver "src/generations/deliver/*.ts" \
+      run deliver "src/generations/deliver/*.ts,src/generations/status.ts" \
         "test/integration/generations/deliver-step.test.ts,test/integration/generations/deliver-mutants.test.ts,test/integration/generations/send-outputs-mutants.test.ts,test/integration/delivery.test.ts,test/unit/status-table.test.ts" || status=1 ;;
     deliver-step)
       run deliver-step "src/generations/deliver/deliver-step.ts" \

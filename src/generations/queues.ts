@@ -1,9 +1,9 @@
 import type { Clock } from "../lib/clock";
 import { addJob, type Queues } from "../queue/queues";
-import { deliverJob } from "./deliver/deliver-job";
-import { submitJob } from "./submit/submit-job";
+import { deliverJob } from "./deliver/deliver-step";
+import { submitJob } from "./submit/submit-step";
 import type { SyncHints } from "./sync/sync-hints";
-import { syncJob } from "./sync/sync-job";
+import { syncJob } from "./sync/sync-step";
 import type { GenerationQueues } from "./types";
 
 /** The queues as a generation's stages see them: each job's id is the generation's id. */

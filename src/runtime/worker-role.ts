@@ -1,11 +1,11 @@
 import { copyJobHandler, tickJobHandler } from "../broadcasts/jobs";
 import { resumeBroadcasts } from "../broadcasts/reconciler";
-import { deliverJobHandler } from "../generations/deliver/deliver-job";
+import { deliverJobHandler } from "../generations/deliver/deliver-step";
 import { reconcile } from "../generations/reconciler";
 import { showStatus } from "../generations/status";
 import { sourcePinner } from "../generations/submit/pin-source";
-import { submitJobHandler } from "../generations/submit/submit-job";
-import { syncJobHandler } from "../generations/sync/sync-job";
+import { submitJobHandler } from "../generations/submit/submit-step";
+import { syncJobHandler } from "../generations/sync/sync-step";
 import { pollIntervalMs } from "../media/catalog";
 import { downloadLink, linkDownloadOptions } from "../media/link-download";
 import type { LinkProbeOptions } from "../media/link-duration";

@@ -3,7 +3,7 @@ import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { broadcastQueue, copyJob, tickJob } from "../../../src/broadcasts/jobs";
-import { deliverJob } from "../../../src/generations/deliver/deliver-job";
+import { deliverJob } from "../../../src/generations/deliver/deliver-step";
 import { generationQueues } from "../../../src/generations/queues";
 import { createSyncHints } from "../../../src/generations/sync/sync-hints";
 import { systemClock } from "../../../src/lib/clock";
