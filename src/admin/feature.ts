@@ -16,7 +16,7 @@ import { collectUserReport, formatUserReport } from "./user-report";
 
 export interface AdminFeatureDeps {
   db: Database;
-  ledger: Pick<Ledger, "account" | "grant" | "adjust">;
+  ledger: Pick<Ledger, "account" | "grant" | "takeUpTo">;
   users: Pick<Users, "get" | "findByUsername" | "ban" | "unban" | "reachablePrivately">;
   generations: Pick<Generations, "cancelQueuedOf" | "setStatusShown">;
   payments: Pick<PaymentStore, "byCharge" | "refund">;

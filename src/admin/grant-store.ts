@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Ledger } from "../credits/ledger";
 import type { Database } from "../db/client";
-import { creditAccounts, kvStore } from "../db/schema";
+import { kvStore } from "../db/schema";
 
 /**
  * A /grant waiting for its Confirm, kept in `kv_store` under the admin's chat
@@ -32,7 +32,7 @@ export const grantStoreKey = (chatId: number, messageId: number) => `admin-grant
 /** The ledger entry's key: one per command message, whatever happens to the button. */
 export const grantLedgerKey = (chatId: number, messageId: number) => `admin-grant:${chatId}:${messageId}`;
 
-export function grantStore(db: Database, ledger: Pick<Ledger, "grant" | "adjust">) {
+export function grantStore(db: Database, ledger: Pick<Ledger, "grant" | "takeUpTo" | "account">) {
   async function propose(
     chatId: number,
     messageId: number,
@@ -60,34 +60,21 @@ export function grantStore(db: Database, ledger: Pick<Ledger, "grant" | "adjust"
       if (grant.state === "done") return { kind: "already", grant };
       if (grant.state === "cancelled") return { kind: "cancelled" };
 
-      await tx.insert(creditAccounts).values({ userId: grant.targetId }).onConflictDoNothing();
-      const [account] = await tx
-        .select({ available: creditAccounts.available })
-        .from(creditAccounts)
-        .where(eq(creditAccounts.userId, grant.targetId))
-        .for("update");
-      const before = account?.available ?? 0;
       const note = `admin ${adminId}${grant.reason ? `: ${grant.reason}` : ""}`.slice(0, 500);
-      const ledgerKey = grantLedgerKey(chatId, messageId);
-      let moved = 0;
-      if (grant.amount > 0) {
-        await ledger.grant({ userId: grant.targetId, amount: grant.amount, key: ledgerKey, note }, tx);
-        moved = grant.amount;
-      } else {
+      const entry = { userId: grant.targetId, key: grantLedgerKey(chatId, messageId), note };
+      let moved = grant.amount;
+      let notTaken = 0;
+      if (grant.amount > 0) await ledger.grant({ ...entry, amount: grant.amount }, tx);
+      else {
         // never below zero: take what is there
-        moved = -Math.min(-grant.amount, before);
-        if (moved < 0) {
-          const taken = await ledger.adjust(
-            { userId: grant.targetId, amount: moved, key: ledgerKey, note },
-            tx,
-          );
-          if (!taken.ok) throw new Error(`admin grant: ${taken.reason} with the account locked`);
-        }
+        const taken = await ledger.takeUpTo({ ...entry, amount: -grant.amount }, tx);
+        moved = -taken.taken;
+        notTaken = taken.notTaken;
       }
-      const notTaken = grant.amount < 0 ? -grant.amount + moved : 0;
       const done: PendingGrant = { ...grant, state: "done", moved, notTaken };
       await tx.update(kvStore).set({ value: done, updatedAt: sql`now()` }).where(eq(kvStore.key, key));
-      return { kind: "done", grant: done, moved, notTaken, available: before + moved };
+      const { available } = await ledger.account(grant.targetId, tx);
+      return { kind: "done", grant: done, moved, notTaken, available };
     });
   }
 

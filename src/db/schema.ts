@@ -13,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { Operation } from "../media/catalog";
 
 const tgId = (name: string) => bigint(name, { mode: "number" });
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -151,7 +152,7 @@ export const generations = pgTable(
     statusMessageId: integer("status_message_id"),
     inlineMessageId: text("inline_message_id"),
     language: text("language").notNull().default("en"),
-    operation: text("operation").$type<"image" | "edit" | "video" | "dub">().notNull(),
+    operation: text("operation").$type<Operation>().notNull(),
     params: jsonb("params").$type<Record<string, unknown>>().notNull(),
     price: integer("price").notNull(),
     holdKey: text("hold_key").notNull(),
@@ -346,7 +347,7 @@ export const userPreferences = pgTable(
   "user_preferences",
   {
     userId: tgId("user_id").notNull(),
-    operation: text("operation").$type<"image" | "edit" | "video" | "dub">().notNull(),
+    operation: text("operation").$type<Operation>().notNull(),
     options: jsonb("options").$type<Record<string, unknown>>().notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

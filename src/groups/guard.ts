@@ -1,10 +1,9 @@
 import type { MiddlewareFn } from "grammy";
 import type { BotContext } from "../bot/context";
-import { panelPrefix } from "../bot/conversations/callback-data";
 import { captionCommand } from "../bot/conversations/conversation-features";
 import type { Generations } from "../generations/service";
 import type { Operation } from "../media/catalog";
-import { editResultData, regenerateData, upscaleResultData } from "../telegram/callback-data";
+import { editResultData, panelPrefix, regenerateData, upscaleResultData } from "../telegram/callback-data";
 import { type AdminCheck, senderIsGroupAdmin } from "./admins";
 import { isGroupChat } from "./group-chat";
 import { type GroupSettings, groupOperations } from "./settings";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { panelData, parsePanelAction } from "../../src/bot/conversations/callback-data";
 import { pickKeyboard } from "../../src/bot/conversations/pick";
 import { dubbingLanguages, imageModels, videoModelIds } from "../../src/media/catalog";
+import { panelData, parsePanelAction } from "../../src/telegram/callback-data";
 
 const t = (key: string) => key;
 

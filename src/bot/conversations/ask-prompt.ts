@@ -1,8 +1,8 @@
 import { InlineKeyboard } from "grammy";
 import { imageParams } from "../../generations/params";
 import { hasVisibleCharacter } from "../../lib/visible-text";
+import { panelData } from "../../telegram/callback-data";
 import type { Translate } from "../i18n";
-import { panelData } from "./callback-data";
 import { navRow, type Screen } from "./screen";
 import { back, cancelled, type StepResult, value } from "./steps";
 

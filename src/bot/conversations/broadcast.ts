@@ -4,8 +4,8 @@ import { audienceChoices, audienceCode, audienceFromCode } from "../../broadcast
 import type { Broadcast, NewBroadcast } from "../../broadcasts/store";
 import type { BroadcastAudience } from "../../db/schema";
 import { shorten } from "../../lib/shorten";
+import { panelData } from "../../telegram/callback-data";
 import type { Translate } from "../i18n";
-import { panelData } from "./callback-data";
 import { openConversation } from "./opening";
 import type { Conv } from "./screen";
 

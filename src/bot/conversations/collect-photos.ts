@@ -1,8 +1,8 @@
 import { InlineKeyboard } from "grammy";
 import { shorten } from "../../lib/shorten";
 import { limits } from "../../media/catalog";
+import { panelData } from "../../telegram/callback-data";
 import { promptProblem } from "./ask-prompt";
-import { panelData } from "./callback-data";
 import { type InputProblem, linkIn, type PhotoInput, photoIn } from "./inputs";
 import { navRow, type Screen } from "./screen";
 import { cancelled, type StepResult, value } from "./steps";

@@ -1,7 +1,7 @@
 import { InlineKeyboard } from "grammy";
 import { buyButton } from "../../payments/feature";
 import type { PriceQuote } from "../../pricing/prices";
-import { panelData } from "./callback-data";
+import { panelData } from "../../telegram/callback-data";
 import { type Choice, type PickLayout, pickFrom } from "./pick";
 import { navRow, type Screen } from "./screen";
 import { lacksCredits } from "./summary";

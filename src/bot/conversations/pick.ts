@@ -1,5 +1,5 @@
 import { InlineKeyboard } from "grammy";
-import { panelData } from "./callback-data";
+import { panelData } from "../../telegram/callback-data";
 import { navRow, type Screen } from "./screen";
 import { back, cancelled, type StepResult, value } from "./steps";
 

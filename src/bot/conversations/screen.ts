@@ -1,8 +1,8 @@
 import type { Conversation } from "@grammyjs/conversations";
 import { type Context, InlineKeyboard } from "grammy";
+import { type PanelAction, panelData, panelPrefix, parsePanelAction } from "../../telegram/callback-data";
 import { classifyTelegramError, isTelegramFailure } from "../../telegram/telegram-error";
 import type { BotContext } from "../context";
-import { type PanelAction, panelData, panelPrefix, parsePanelAction } from "./callback-data";
 
 export type Conv = Conversation<BotContext, Context>;
 
