@@ -43,7 +43,7 @@ export function adminFeature(deps: AdminFeatureDeps): Composer<BotContext> {
       );
       return;
     }
-    await ctx.reply(formatUserReport(ctx.t, await collectUserReport(deps.db, found.user)));
+    await ctx.reply(formatUserReport(ctx.t, await collectUserReport(deps.db, deps.ledger, found.user)));
   });
 
   registerGrant(admins, { users: deps.users, ledger: deps.ledger, store: grantStore(deps.db, deps.ledger) });

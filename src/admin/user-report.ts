@@ -1,7 +1,9 @@
 import { desc, eq } from "drizzle-orm";
 import type { Translate } from "../bot/i18n";
+import type { Ledger } from "../credits/ledger";
+import { latestEntries } from "../credits/recent-entries";
 import type { Database } from "../db/client";
-import { creditAccounts, generations, ledgerEntries } from "../db/schema";
+import { generations } from "../db/schema";
 import type { UserRecord } from "../users/users";
 import { userLabel } from "./target";
 
@@ -16,20 +18,19 @@ export interface UserReport {
   generations: Array<{ id: string; operation: string; state: string; price: number; at: Date }>;
 }
 
-export async function collectUserReport(db: Database, user: UserRecord): Promise<UserReport> {
-  const [account] = await db.select().from(creditAccounts).where(eq(creditAccounts.userId, user.id));
-  const entries = await db
-    .select({
-      kind: ledgerEntries.kind,
-      delta: ledgerEntries.deltaAvailable,
-      held: ledgerEntries.deltaHeld,
-      note: ledgerEntries.note,
-      at: ledgerEntries.createdAt,
-    })
-    .from(ledgerEntries)
-    .where(eq(ledgerEntries.userId, user.id))
-    .orderBy(desc(ledgerEntries.id))
-    .limit(shownEntries);
+export async function collectUserReport(
+  db: Database,
+  ledger: Pick<Ledger, "account">,
+  user: UserRecord,
+): Promise<UserReport> {
+  const account = await ledger.account(user.id);
+  const entries = (await latestEntries(db, user.id, shownEntries)).map((e) => ({
+    kind: e.kind,
+    delta: e.deltaAvailable,
+    held: e.deltaHeld,
+    note: e.note,
+    at: e.createdAt,
+  }));
   const recent = await db
     .select({
       id: generations.id,
@@ -44,8 +45,8 @@ export async function collectUserReport(db: Database, user: UserRecord): Promise
     .limit(shownGenerations);
   return {
     user,
-    available: account?.available ?? 0,
-    held: account?.held ?? 0,
+    available: account.available,
+    held: account.held,
     entries,
     generations: recent,
   };

@@ -33,7 +33,7 @@ export interface UpdateJournalOptions {
   listen?: Listen | undefined;
 }
 
-const defaultJournalOptions: UpdateJournalOptions = {
+export const defaultJournalOptions: UpdateJournalOptions = {
   leaseMs: 60_000,
   maxAttempts: 5,
   retentionMs: 24 * 60 * 60 * 1000,

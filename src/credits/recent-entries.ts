@@ -75,19 +75,24 @@ export function describeEntry(e: EntryRow): EntryView {
   }
 }
 
-/** The user's latest ledger entries, newest first. */
-export async function recentEntries(ex: Executor, userId: number, limit: number): Promise<EntryView[]> {
-  const rows = await ex
+/** The user's latest ledger entries as recorded, newest first (an admin's /user shows them so). */
+export async function latestEntries(ex: Executor, userId: number, limit: number) {
+  return ex
     .select({
       kind: ledgerEntries.kind,
       key: ledgerEntries.key,
       deltaAvailable: ledgerEntries.deltaAvailable,
       deltaHeld: ledgerEntries.deltaHeld,
+      note: ledgerEntries.note,
       createdAt: ledgerEntries.createdAt,
     })
     .from(ledgerEntries)
     .where(eq(ledgerEntries.userId, userId))
     .orderBy(desc(ledgerEntries.id))
     .limit(limit);
-  return rows.map(describeEntry);
+}
+
+/** The user's latest ledger entries as the user reads them, newest first. */
+export async function recentEntries(ex: Executor, userId: number, limit: number): Promise<EntryView[]> {
+  return (await latestEntries(ex, userId, limit)).map(describeEntry);
 }

@@ -1,3 +1,4 @@
+import { defaultJournalOptions } from "../bot/update-journal";
 import type { TelegramLimits } from "../generations/deliver/send-outputs";
 
 /** Intervals and grace periods of one process, in clock ms unless said otherwise. */
@@ -42,7 +43,7 @@ export const defaultTiming: RuntimeTiming = {
   jobLockMs: 30_000,
   // updates, then jobs, each up to this: inside main's 38 s and compose's 40 s grace
   drainMs: 15_000,
-  updateLeaseMs: 60_000,
+  updateLeaseMs: defaultJournalOptions.leaseMs,
   operatorChecksEveryMs: 10 * 60_000,
   alertWindowMs: 30 * 60_000,
   mediaRetentionEveryMs: 60 * 60_000,
