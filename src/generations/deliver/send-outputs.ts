@@ -40,7 +40,7 @@ export interface DeliveryDeps {
     | "editMessageTextInline"
     | "editMessageMediaInline"
   >;
-  store: MediaStore;
+  store: Pick<MediaStore, "copy">;
   t: TranslateFor;
   /** our signed link to a stored result (one too big for Telegram), working for `days` */
   outputUrl(path: string, days: number): string;
@@ -172,7 +172,7 @@ export async function deliverOutputs(
 }
 
 /** Our copies of a generation's outputs, side by side; a slot copied before is reused. */
-export function copyOutputs(g: Generation, store: MediaStore): Promise<StoredFile[]> {
+export function copyOutputs(g: Generation, store: Pick<MediaStore, "copy">): Promise<StoredFile[]> {
   const outputs = (g.outputs ?? []) as Array<{ url: string }>;
   return Promise.all(outputs.map((o, i) => store.copy(g.id, i, o.url)));
 }
