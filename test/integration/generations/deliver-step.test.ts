@@ -179,7 +179,7 @@ describe("the deliver step", () => {
       held: 0,
     });
     expect(await ledger.audit({ userId: user.id })).toEqual([]);
-    const stored = await d.store.existing(`${id}/0.png`);
+    const stored = await createMediaStore(root).existing(`${id}/0.png`);
     expect(stored?.size).toBe(png.length);
 
     // not retried: another run finds nothing to do and sends Telegram nothing more
