@@ -28,6 +28,14 @@ module.exports = {
       to: { path: `^src/${features}/` },
     },
     {
+      name: "feature-through-its-public-module",
+      comment:
+        "A feature folder is a unit: code outside it (the bot, the runtime, other features) imports it through its index.ts only.",
+      severity: "error",
+      from: { path: "^src/([^/]+)" },
+      to: { path: `^src/${features}/`, pathNot: ["^src/$1/", `^src/${features}/index\\.ts$`] },
+    },
+    {
       name: "sandbox-only",
       comment:
         "Only sandbox start-up reaches the stand-ins (the playground and the media service simulator): main.ts, and media-service.ts, which loads the simulator only in sandbox mode.",

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import { type ConfiguredDatabase, databaseTarget, poolSizeFor } from "./db/database-target";
-import { type CreditPack, creditPacksSetting } from "./payments/packs";
+import { type CreditPack, creditPacksSetting } from "./pricing/packs";
 
 /**
  * The whole environment, validated at once. A broken environment yields one

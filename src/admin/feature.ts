@@ -3,7 +3,7 @@ import type { BotContext } from "../bot/context";
 import type { Ledger } from "../credits/ledger";
 import type { Database } from "../db/client";
 import type { Generations } from "../generations/service";
-import type { PaymentStore } from "../payments/store";
+import type { PaymentStore } from "../payments";
 import type { Users } from "../users/users";
 import { adminsOnly, argumentsOf } from "./admin-only";
 import { registerBan } from "./ban";

@@ -2,8 +2,8 @@ import { type Composer, GrammyError } from "grammy";
 import { z } from "zod";
 import type { BotContext } from "../bot/context";
 import { translateFor } from "../bot/i18n";
-import { refundNotice } from "../payments/refunds";
-import type { Payment, PaymentStore } from "../payments/store";
+import type { Payment, PaymentStore } from "../payments";
+import { refundNotice } from "../payments";
 import type { Users } from "../users/users";
 import { argumentsOf } from "./admin-only";
 

@@ -1,4 +1,4 @@
-import { Bot, type Composer, type Transformer } from "grammy";
+import { Bot, Composer, type Transformer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { createShownMessages } from "../telegram/shown-messages";
 import { retryAdminMenus } from "./commands";
@@ -28,8 +28,12 @@ export interface CreateBotOptions {
   apiRoot: string;
   /** skips getMe at start when known */
   botInfo?: UserFromGetMe;
-  /** feature composers, run after the always-available handlers and before the fallback */
-  features?: Composer<BotContext>[];
+  /**
+   * Every feature's composers, in one ordered list: each runs at its phase, in the
+   * list's order within it. Plain composers are features (after the always-available
+   * handlers, before the fallback).
+   */
+  features?: Array<Composer<BotContext> | FeatureMount>;
   /** counts updates in handling, for a shutdown that waits for them */
   inFlight?: InFlight;
   /** API transformers that must see Telegram's raw answers (metrics) */
@@ -38,15 +42,22 @@ export interface CreateBotOptions {
   rateLimit?: Partial<RateLimitOptions>;
   /** per-group rate limit (all members of one group together), beside the per-user one; config's by default */
   groupRateLimit?: Partial<RateLimitOptions>;
-  /**
-   * handlers for messages a group sends as itself (its anonymous admins), run
-   * before the people-only rule refuses them; they get no account or conversation
-   */
-  groupIdentityFeatures?: Composer<BotContext>[];
   /** where updates are recorded before handling; one over `deps.db` by default */
   journal?: UpdateJournal;
-  /** payment updates (pre-checkout, successful payment): before the conversations, after the banned-users stop */
-  checkoutFeatures?: Composer<BotContext>[];
+}
+
+/** Where in the bot's chain a feature's composer runs. */
+export type FeaturePhase =
+  /** messages a group sends as itself (its anonymous admins): before the people-only rule refuses them; no account or conversation */
+  | "group-identity"
+  /** payment updates (pre-checkout, successful payment): after the banned-users stop, before the conversations */
+  | "checkout"
+  /** after the always-available handlers, before the fallback */
+  | "feature";
+
+export interface FeatureMount {
+  phase: FeaturePhase;
+  composer: Composer<BotContext>;
 }
 
 /**
@@ -109,19 +120,23 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
       key: perGroup,
     }),
   );
-  for (const feature of options.groupIdentityFeatures ?? []) guarded.use(feature);
+  const mounts = (options.features ?? []).map((f) =>
+    f instanceof Composer ? { phase: "feature" as const, composer: f } : f,
+  );
+  const at = (phase: FeaturePhase) => mounts.filter((m) => m.phase === phase).map((m) => m.composer);
+  for (const feature of at("group-identity")) guarded.use(feature);
   // before anything keyed by the sender: no conversation or account for a non-person
   guarded.use(peopleOnly());
   // before the conversations: a banned user inside one is stopped too
   guarded.use(bannedUsersStop(deps.config.adminIds));
-  for (const feature of options.checkoutFeatures ?? []) guarded.use(feature);
+  for (const feature of at("checkout")) guarded.use(feature);
   // Before the always-available handlers: /cancel leaves conversations through it.
   guarded.use(conversationsPlugin(deps.db));
   guarded.use(registerUser());
   guarded.use(retryAdminMenus());
 
   guarded.use(startFeature, helpFeature, balanceFeature, languageFeature, cancelFeature, membershipFeature);
-  for (const feature of options.features ?? []) guarded.use(feature);
+  for (const feature of at("feature")) guarded.use(feature);
   guarded.use(fallbackFeature);
 
   return bot;

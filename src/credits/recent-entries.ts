@@ -1,7 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import type { Executor } from "../db/client";
 import { type EntryKind, ledgerEntries } from "../db/schema";
-import { purchaseRefundKey } from "../payments/store";
+import { purchaseRefundKey } from "./entry-keys";
 
 /** What one ledger entry means to the user, for /balance. Each has a `credit-entry-<label>` text. */
 export type EntryLabel =

@@ -1,7 +1,7 @@
 import type { Api } from "grammy";
 import type { Logger } from "../lib/logger";
+import { isGroupChat } from "../telegram/chat-kind";
 import { classifyTelegramError } from "../telegram/telegram-error";
-import { isGroupChat } from "./group-chat";
 
 export interface AdminCheckOptions {
   /** how long one answer of getChatMember is trusted (default 60 s) */

@@ -1,4 +1,5 @@
 import { Composer } from "grammy";
+import type { FeatureMount } from "../bot/bot";
 import type { BotContext } from "../bot/context";
 import type { Database } from "../db/client";
 import { type AdminCheck, createAdminCheck } from "./admins";
@@ -14,17 +15,18 @@ export interface GroupFeaturesDeps {
 
 /**
  * Group admins' control of their group: the /groupsettings screen, and the
- * guard that enforces it. `identity` serves anonymous admins (before the
- * people-only rule); `features` go before every other feature, so nothing
- * starts a request in a group before the guard saw it.
+ * guard that enforces it. The anonymous admins' settings run before the
+ * people-only rule; the screen and the guard go before every feature that
+ * starts a request, so nothing starts one in a group before the guard saw it.
  */
-export function groupFeatures(deps: GroupFeaturesDeps) {
+export function groupFeatures(deps: GroupFeaturesDeps): FeatureMount[] {
   const settings = createGroupSettings(deps.db);
   const admins = deps.admins ?? createAdminCheck();
   const guard = new Composer<BotContext>();
   guard.use(groupPolicyGuard({ settings, admins, generations: deps.generations }));
-  return {
-    identity: anonymousAdminSettings({ settings, admins }),
-    features: [groupSettingsFeature({ settings, admins }), guard],
-  };
+  return [
+    { phase: "group-identity", composer: anonymousAdminSettings({ settings, admins }) },
+    { phase: "feature", composer: groupSettingsFeature({ settings, admins }) },
+    { phase: "feature", composer: guard },
+  ];
 }

@@ -4,8 +4,8 @@ import { captionCommand } from "../bot/conversations/conversation-features";
 import type { Generations } from "../generations/service";
 import type { Operation } from "../media/catalog";
 import { editResultData, panelPrefix, regenerateData, upscaleResultData } from "../telegram/callback-data";
+import { isGroupChat } from "../telegram/chat-kind";
 import { type AdminCheck, senderIsGroupAdmin } from "./admins";
-import { isGroupChat } from "./group-chat";
 import { type GroupSettings, groupOperations } from "./settings";
 
 export interface GroupGuardDeps {

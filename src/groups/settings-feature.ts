@@ -2,9 +2,9 @@ import { Composer, InlineKeyboard } from "grammy";
 import type { BotContext } from "../bot/context";
 import { groupAccessModes } from "../db/schema";
 import { type GroupSettingChange, groupSettingsData } from "../telegram/callback-data";
+import { isGroupChat } from "../telegram/chat-kind";
 import { isTelegramFailure } from "../telegram/telegram-error";
 import { type AdminCheck, senderIsGroupAdmin } from "./admins";
-import { isGroupChat } from "./group-chat";
 import { type GroupPolicy, type GroupSettings, groupOperations } from "./settings";
 
 export interface GroupSettingsDeps {

@@ -8,7 +8,7 @@ import { generationParams } from "../generations/params";
 import type { Generations } from "../generations/service";
 import type { Generation } from "../generations/types";
 import { shorten } from "../lib/shorten";
-import type { Preferences } from "../preferences/store";
+import type { Preferences } from "../preferences";
 import type { Prices } from "../pricing/prices";
 import { inlineConfirmData } from "../telegram/callback-data";
 import { isTelegramFailure } from "../telegram/telegram-error";

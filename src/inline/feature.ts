@@ -1,7 +1,7 @@
 import { Composer } from "grammy";
 import type { BotContext } from "../bot/context";
 import type { Generations } from "../generations/service";
-import type { Preferences } from "../preferences/store";
+import type { Preferences } from "../preferences";
 import type { Prices } from "../pricing/prices";
 import { inlineConfirmData } from "../telegram/callback-data";
 import type { Users } from "../users/users";

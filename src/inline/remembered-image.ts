@@ -1,6 +1,6 @@
 import { defaultImageOptions, type ImageOptions } from "../bot/conversations/image-options";
-import { imageOptionsOfStored } from "../preferences/options";
-import type { Preferences } from "../preferences/store";
+import type { Preferences } from "../preferences";
+import { imageOptionsOfStored } from "../preferences";
 
 /**
  * The user's remembered image options with one output (an inline message holds

@@ -3,8 +3,9 @@ import type { PreCheckoutQuery } from "grammy/types";
 import type { BotContext } from "../bot/context";
 import { registerUser } from "../bot/middleware/register-user";
 import { faultPoint } from "../lib/fault-point";
+import type { CreditPack } from "../pricing/packs";
 import { languageFromCode } from "../users/language";
-import { type CreditPack, type InvoicePayload, packTotal, parsePayload } from "./packs";
+import { type InvoicePayload, packTotal, parsePayload } from "./packs";
 import { refundNotice } from "./refunds";
 import type { PaymentStore } from "./store";
 

@@ -2,8 +2,9 @@ import { Composer, InlineKeyboard } from "grammy";
 import type { InlineKeyboardButton } from "grammy/types";
 import type { BotContext } from "../bot/context";
 import type { Translate } from "../bot/i18n";
+import type { CreditPack } from "../pricing/packs";
 import { buyMenuData, buyPackData } from "../telegram/callback-data";
-import { type CreditPack, makePayload, packTotal } from "./packs";
+import { makePayload, packTotal } from "./packs";
 
 /** Commands of this feature, for the command menu (each has a `cmd-<name>` description). */
 export const paymentCommands = ["buy", "paysupport", "terms"] as const;

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { purchaseKey, purchaseRefundKey } from "../credits/entry-keys";
 import type { Ledger } from "../credits/ledger";
 import type { Database, Transaction } from "../db/client";
 import { payments } from "../db/schema";
@@ -30,9 +31,6 @@ export type RefundOutcome =
   | { kind: "reversed"; payment: Payment; reversed: number; notReversed: number }
   | { kind: "already"; payment: Payment }
   | { kind: "missing" };
-
-export const purchaseKey = (chargeId: string) => `purchase-${chargeId}`;
-export const purchaseRefundKey = (chargeId: string) => `purchase-refund-${chargeId}`;
 
 /**
  * The payments table and the credits it moves, one transaction each. The key

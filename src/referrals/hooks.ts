@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Ledger } from "../credits/ledger";
 import type { Transaction } from "../db/client";
 import { ledgerEntries, referrals } from "../db/schema";
-import type { Payment, PaymentHooks, PaymentStore } from "../payments/store";
+import type { Payment, PaymentHooks, PaymentStore } from "../payments";
 
 export type ReferralSide = "referrer" | "referred";
 export const referralBonusKey = (referredId: number, side: ReferralSide) => `referral-${referredId}-${side}`;

@@ -3,7 +3,7 @@ import type { ServerType } from "@hono/node-server";
 import type { Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { Hono } from "hono";
-import { adminFeature } from "../admin/feature";
+import { adminFeature } from "../admin";
 import { allowedUpdates } from "../bot/allowed-updates";
 import { createBot } from "../bot/bot";
 import { syncCommands } from "../bot/commands";
@@ -15,20 +15,17 @@ import { createInFlight, type InFlight } from "../bot/middleware/in-flight";
 import type { PollingHandle } from "../bot/polling";
 import { createUpdateJournal, startUpdateRecovery, type UpdateJournal } from "../bot/update-journal";
 import { telegramWebhookApp } from "../bot/webhook";
-import { groupFeatures } from "../groups/feature";
+import { groupFeatures } from "../groups";
 import { fileProxyRoutes } from "../http/file-proxy";
 import { healthRoutes } from "../http/health";
 import { countFloodWaits } from "../http/instrument";
 import { mediaWebhookRoutes } from "../http/media-webhook";
 import { rootApp } from "../http/root";
-import { inlineFeature } from "../inline/feature";
-import { createInlineOffers } from "../inline/offers";
+import { createInlineOffers, inlineFeature } from "../inline";
 import { type LinkProbeOptions, linkDurationProbe } from "../media/link-duration";
-import { checkoutFeature } from "../payments/checkout";
-import { buyFeature, paymentCommands } from "../payments/feature";
-import { refundedPaymentFeature } from "../payments/refunds";
-import { createPreferences } from "../preferences/store";
-import { inviteFeature, referralCommands } from "../referrals/feature";
+import { buyFeature, checkoutFeature, paymentCommands, refundedPaymentFeature } from "../payments";
+import { createPreferences } from "../preferences";
+import { inviteFeature, referralCommands } from "../referrals";
 import { classifyTelegramError } from "../telegram/telegram-error";
 import { listen } from "./health-server";
 import { every } from "./periodic";
@@ -102,7 +99,6 @@ function telegramBot(
 ) {
   const { config, logger, db, ledger, users, redis, generations, prices } = s;
   const preferences = createPreferences(db);
-  const groups = groupFeatures({ db, generations });
   return createBot(
     config.telegram.token!,
     { config, logger, db, ledger, users, redis, generations },
@@ -112,13 +108,20 @@ function telegramBot(
       inFlight,
       journal,
       ...(botInfo ? { botInfo } : {}),
-      groupIdentityFeatures: [groups.identity],
-      checkoutFeatures: [
-        checkoutFeature({ packs: config.creditPacks, payments: s.payments, sandbox: config.sandbox }),
-        refundedPaymentFeature({ payments: s.payments, test: s.config.sandbox }),
-      ],
-      // the broadcast conversation first: conversationFeatures answers every other `cv:` press as stale
+      // every feature, in one list: each runs at its phase (bot.ts), in this order within it
       features: [
+        {
+          phase: "checkout",
+          composer: checkoutFeature({
+            packs: config.creditPacks,
+            payments: s.payments,
+            sandbox: config.sandbox,
+          }),
+        },
+        {
+          phase: "checkout",
+          composer: refundedPaymentFeature({ payments: s.payments, test: s.config.sandbox }),
+        },
         // first: a message sent via the bot (a placed inline offer) is nobody's answer to a conversation
         inlineFeature({
           prices,
@@ -129,7 +132,8 @@ function telegramBot(
           offers: createInlineOffers({ db, redis, prefix: config.redis.prefix }),
         }),
         // before anything that starts a request in a group: the group admins' settings and their guard
-        ...groups.features,
+        ...groupFeatures({ db, generations }),
+        // the broadcast conversation before the others: conversationFeatures answers every other `cv:` press as stale
         broadcastFeature({ db, ...s.broadcasts, adminIds: config.adminIds, logger }),
         ...conversationFeatures({
           generations,

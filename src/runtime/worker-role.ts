@@ -1,5 +1,4 @@
-import { copyJobHandler, tickJobHandler } from "../broadcasts/jobs";
-import { resumeBroadcasts } from "../broadcasts/reconciler";
+import { copyJobHandler, resumeBroadcasts, tickJobHandler } from "../broadcasts";
 import { deliverJobHandler } from "../generations/deliver/deliver-step";
 import { reconcile } from "../generations/reconciler";
 import { showStatus } from "../generations/status";
@@ -9,7 +8,7 @@ import { syncJobHandler } from "../generations/sync/sync-step";
 import { pollIntervalMs } from "../media/catalog";
 import { downloadLink, linkDownloadOptions } from "../media/link-download";
 import type { LinkProbeOptions } from "../media/link-duration";
-import { paymentReconciler } from "../payments/reconciler";
+import { paymentReconciler } from "../payments";
 import { startWorkers, type WorkerSet } from "../queue/workers";
 import { startMediaRetention, startOperatorChecks } from "./operator-checks";
 import { every } from "./periodic";

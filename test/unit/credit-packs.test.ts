@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config";
 import { checkoutRefusal } from "../../src/payments/checkout";
-import { defaultCreditPacks, makePayload, parsePayload } from "../../src/payments/packs";
+import { makePayload, parsePayload } from "../../src/payments/packs";
+import { defaultCreditPacks } from "../../src/pricing/packs";
 
 const sandbox = { SANDBOX: "1" };
 

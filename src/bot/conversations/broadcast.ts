@@ -1,7 +1,7 @@
 import { type Context, InlineKeyboard } from "grammy";
 import type { Message } from "grammy/types";
-import { audienceChoices, audienceCode, audienceFromCode } from "../../broadcasts/audience";
-import type { Broadcast, NewBroadcast } from "../../broadcasts/store";
+import type { Broadcast, NewBroadcast } from "../../broadcasts";
+import { audienceChoices, audienceCode, audienceFromCode } from "../../broadcasts";
 import type { BroadcastAudience } from "../../db/schema";
 import { shorten } from "../../lib/shorten";
 import { panelData } from "../../telegram/callback-data";

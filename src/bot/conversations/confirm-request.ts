@@ -3,7 +3,7 @@ import type { Generations } from "../../generations/service";
 import { queuedText } from "../../generations/status";
 import type { CreateResult } from "../../generations/types";
 import { faultPoint } from "../../lib/fault-point";
-import { buyKeyboard } from "../../payments/feature";
+import { buyKeyboard } from "../../payments";
 import type { PriceQuote } from "../../pricing/prices";
 import type { SubmitOutcome } from "./panel";
 import { type RememberedDeps, rememberConfirmed } from "./remembered";

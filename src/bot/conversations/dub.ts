@@ -8,7 +8,7 @@ import {
   dubbingLanguages,
   isDubbingLanguage,
 } from "../../media/catalog";
-import { dubLanguagesFrom, dubLanguagesOfStored } from "../../preferences/options";
+import { dubLanguagesFrom, dubLanguagesOfStored } from "../../preferences";
 import type { Language } from "../../users/language";
 import type { Translate } from "../i18n";
 import { collectMedia } from "./collect-media";

@@ -2,7 +2,7 @@ import type { Context } from "grammy";
 import type { GenerationParams } from "../../generations/params";
 import { shorten } from "../../lib/shorten";
 import { type ImageSize, imageSizes, nearestImageSize } from "../../media/catalog";
-import { imageOptionsOfStored } from "../../preferences/options";
+import { imageOptionsOfStored } from "../../preferences";
 import { askPrompt } from "./ask-prompt";
 import { collectPhotos } from "./collect-photos";
 import { confirmRequest } from "./confirm-request";

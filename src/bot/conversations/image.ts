@@ -1,7 +1,7 @@
 import type { Context } from "grammy";
 import type { GenerationParams } from "../../generations/params";
 import { shorten } from "../../lib/shorten";
-import { imageOptionsOfStored } from "../../preferences/options";
+import { imageOptionsOfStored } from "../../preferences";
 import {
   defaultImageOptions,
   type ImageOptions,

@@ -1,5 +1,5 @@
 import { InlineKeyboard } from "grammy";
-import { buyButton } from "../../payments/feature";
+import { buyButton } from "../../payments";
 import type { PriceQuote } from "../../pricing/prices";
 import { panelData } from "../../telegram/callback-data";
 import { type Choice, type PickLayout, pickFrom } from "./pick";

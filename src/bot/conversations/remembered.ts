@@ -1,7 +1,7 @@
 import type { GenerationParamsInput } from "../../generations/params";
 import type { Operation } from "../../media/catalog";
-import { rememberedOf } from "../../preferences/options";
-import type { Preferences, StoredOptions } from "../../preferences/store";
+import type { Preferences, StoredOptions } from "../../preferences";
+import { rememberedOf } from "../../preferences";
 import type { Translate } from "../i18n";
 import type { Conv } from "./screen";
 

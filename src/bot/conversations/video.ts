@@ -10,7 +10,7 @@ import {
   videoModelIds,
   videoModelInfo,
 } from "../../media/catalog";
-import { videoOptionsOfStored } from "../../preferences/options";
+import { videoOptionsOfStored } from "../../preferences";
 import type { Prices } from "../../pricing/prices";
 import type { Translate } from "../i18n";
 import { type ConversationDeps, openConversation, type SeedBase } from "./opening";

@@ -1,6 +1,6 @@
 import { Composer } from "grammy";
 import { recentEntries } from "../../credits/recent-entries";
-import { buyKeyboard } from "../../payments/feature";
+import { buyKeyboard } from "../../payments";
 import type { BotContext } from "../context";
 
 /** How many ledger entries /balance lists. */

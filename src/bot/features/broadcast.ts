@@ -1,8 +1,7 @@
 import { createConversation } from "@grammyjs/conversations";
 import { Composer, type Context } from "grammy";
-import { countAudience } from "../../broadcasts/audience";
-import type { BroadcastQueue } from "../../broadcasts/jobs";
-import type { BroadcastStore } from "../../broadcasts/store";
+import type { BroadcastQueue, BroadcastStore } from "../../broadcasts";
+import { countAudience } from "../../broadcasts";
 import type { Database } from "../../db/client";
 import type { Logger } from "../../lib/logger";
 import { stopBroadcastData } from "../../telegram/callback-data";

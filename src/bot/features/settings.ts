@@ -1,7 +1,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import { imageModelInfo, type Operation, operations } from "../../media/catalog";
-import { dubLanguagesOfStored, imageOptionsOfStored, videoOptionsOfStored } from "../../preferences/options";
-import type { Preferences, StoredOptions } from "../../preferences/store";
+import type { Preferences, StoredOptions } from "../../preferences";
+import { dubLanguagesOfStored, imageOptionsOfStored, videoOptionsOfStored } from "../../preferences";
 import { settingsResetData } from "../../telegram/callback-data";
 import { isTelegramFailure } from "../../telegram/telegram-error";
 import type { Language } from "../../users/language";

@@ -1,6 +1,6 @@
 import { Composer } from "grammy";
-import { topUpStart } from "../../payments/feature";
-import { claimInvite } from "../../referrals/feature";
+import { topUpStart } from "../../payments";
+import { claimInvite } from "../../referrals";
 import type { BotContext } from "../context";
 
 /**

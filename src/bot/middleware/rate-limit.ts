@@ -1,8 +1,8 @@
 import type { MiddlewareFn } from "grammy";
 import type { Redis } from "ioredis";
 import { z } from "zod";
-import { isGroupChat } from "../../groups/group-chat";
 import { groupCommit } from "../../lib/group-commit";
+import { isGroupChat } from "../../telegram/chat-kind";
 import type { BotContext } from "../context";
 
 export interface RateLimitOptions {
