@@ -1,15 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Translate } from "../bot/i18n";
+import { creditTotals } from "../credits/totals";
 import type { Database } from "../db/client";
-import {
-  creditAccounts,
-  type GenerationState,
-  generationStates,
-  generations,
-  ledgerEntries,
-  orphanTasks,
-  users,
-} from "../db/schema";
+import { type GenerationState, generationStates, generations, orphanTasks, users } from "../db/schema";
 import { type Operation, operations } from "../media/catalog";
 
 export const periods = ["today", "week", "all"] as const;
@@ -73,27 +66,6 @@ export async function collectStats(db: Database): Promise<Stats> {
         })
         .from(generations)
         .groupBy(generations.operation, generations.state);
-      const [ledger] = await tx
-        .select({
-          granted: n(
-            sql`sum(${ledgerEntries.deltaAvailable}) filter (where ${ledgerEntries.kind} = 'grant')`,
-          ),
-          sold: n(
-            sql`sum(${ledgerEntries.deltaAvailable}) filter (where ${ledgerEntries.kind} = 'purchase')`,
-          ),
-          adjusted: n(
-            sql`sum(${ledgerEntries.deltaAvailable}) filter (where ${ledgerEntries.kind} = 'adjustment')`,
-          ),
-          // a charge entry moves the hold out of `held` and gives back what was not charged
-          charged: n(
-            sql`-sum(${ledgerEntries.deltaAvailable} + ${ledgerEntries.deltaHeld}) filter (where ${ledgerEntries.kind} = 'charge')`,
-          ),
-          refunded: n(
-            sql`sum(${ledgerEntries.deltaAvailable}) filter (where ${ledgerEntries.kind} = 'refund')`,
-          ),
-        })
-        .from(ledgerEntries);
-      const [held] = await tx.select({ held: n(sql`sum(${creditAccounts.held})`) }).from(creditAccounts);
       // the service deducts its credits only for a task that completed, and then we hold its outputs
       const [spent] = await tx
         .select({ spent: n(sql`sum(${generations.serviceCredits})`) })
@@ -103,14 +75,7 @@ export async function collectStats(db: Database): Promise<Stats> {
         .select({ credits: n(sql`sum(${orphanTasks.serviceCredits})`), count: n(sql`count(*)`) })
         .from(orphanTasks);
 
-      const credits = {
-        granted: ledger?.granted ?? 0,
-        sold: ledger?.sold ?? 0,
-        adjusted: ledger?.adjusted ?? 0,
-        held: held?.held ?? 0,
-        charged: ledger?.charged ?? 0,
-        refunded: ledger?.refunded ?? 0,
-      };
+      const credits = await creditTotals(tx);
       const service = {
         spent: spent?.spent ?? 0,
         orphanCredits: orphans?.credits ?? 0,

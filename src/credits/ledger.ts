@@ -379,6 +379,15 @@ export function createLedger(db: Database) {
     });
   }
 
+  /** What the entry of `kind` under `key` moved on the balance; 0 when there is none. */
+  async function moved(kind: EntryKind, key: string, ex: Executor = db): Promise<number> {
+    const [row] = await ex
+      .select({ amount: ledgerEntries.deltaAvailable })
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.kind, kind), eq(ledgerEntries.key, key)));
+    return row?.amount ?? 0;
+  }
+
   /** Every violation of the ledger's invariants; an empty list means sound. */
   async function audit(scope: { userId?: number } = {}, ex: Executor = db): Promise<AuditViolation[]> {
     const violations: AuditViolation[] = [];
@@ -465,6 +474,7 @@ export function createLedger(db: Database) {
     refund,
     adjust,
     takeUpTo,
+    moved,
     audit,
     ensureAccount: (id: number) => ensureAccount(db, id),
   };

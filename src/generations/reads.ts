@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, notInArray, or, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
 import { generations } from "../db/schema";
 import type { GenerationsContext } from "./context";
@@ -101,6 +101,25 @@ export function generationReads(ctx: Pick<GenerationsContext, "db">) {
     return rows.map((r) => r.id);
   }
 
+  /** Generations not at rest whose last move is older than `before`, oldest first (an operator's look at what is stuck). */
+  async function stuck(before: Date, limit: number) {
+    return db
+      .select({
+        id: generations.id,
+        userId: generations.userId,
+        state: generations.state,
+        operation: generations.operation,
+        taskId: generations.taskId,
+        attempts: generations.attempts,
+        deliveryAttempts: generations.deliveryAttempts,
+        updatedAt: generations.updatedAt,
+      })
+      .from(generations)
+      .where(and(inArray(generations.state, notAtRest), lt(generations.updatedAt, before)))
+      .orderBy(asc(generations.updatedAt))
+      .limit(limit);
+  }
+
   return {
     get,
     byTaskId,
@@ -111,6 +130,7 @@ export function generationReads(ctx: Pick<GenerationsContext, "db">) {
     countByState,
     waitingCount,
     restingSince,
+    stuck,
   };
 }
 export type GenerationReads = ReturnType<typeof generationReads>;

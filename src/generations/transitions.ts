@@ -17,8 +17,8 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
   const { get, paramsOf } = reads;
   const move = stateMover(ctx);
   const observe = ctx.observe ?? (() => undefined);
-  /** `fn`, telling `tell` of what it did once its transaction committed */
-  const told =
+  /** `fn`, whose result (the transaction committed) is also told to `tell`: the lifecycle observer */
+  const observed =
     <A extends unknown[], R>(fn: (...args: A) => Promise<R | null>, tell: (result: R) => void) =>
     async (...args: A): Promise<R | null> => {
       const result = await fn(...args);
@@ -111,7 +111,7 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
     });
   }
 
-  const endWithRelease = told(releaseAndEnd, (g) => observe({ step: "ended", g, released: g.price }));
+  const endWithRelease = observed(releaseAndEnd, (g) => observe({ step: "ended", g, released: g.price }));
   const reject = (id: string, error: Record<string, unknown>) =>
     endWithRelease(id, ["submitting"], "rejected", error);
   /** We give up sending: only before the service accepted it (a pending task is the sync's to judge). */
@@ -234,8 +234,8 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
     startSubmit,
     resubmit,
     requeue,
-    accept: told(accept, (g) => observe({ step: "submitted", g })),
-    adopt: told(adopt, (g) => {
+    accept: observed(accept, (g) => observe({ step: "submitted", g })),
+    adopt: observed(adopt, (g) => {
       if (g.state === "pending") observe({ step: "submitted", g });
     }),
     reject,
@@ -244,12 +244,12 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
     expire,
     cancel,
     cancelQueuedOf,
-    complete: told(complete, (r) =>
+    complete: observed(complete, (r) =>
       observe({ step: "completed", g: r.generation, charged: r.generation.charged ?? 0, late: r.late }),
     ),
     startDelivery,
-    finishDelivery: told(finishDelivery, (g) => observe({ step: "delivered", g })),
-    refundUndeliverable: told(refundUndeliverable, (g) =>
+    finishDelivery: observed(finishDelivery, (g) => observe({ step: "delivered", g })),
+    refundUndeliverable: observed(refundUndeliverable, (g) =>
       observe({ step: "refunded", g, refunded: g.charged ?? 0 }),
     ),
   };

@@ -3,17 +3,14 @@ import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { HonoAdapter } from "@bull-board/hono";
 import { serveStatic } from "@hono/node-server/serve-static";
 import type { Queue } from "bullmq";
-import { and, asc, inArray, lt } from "drizzle-orm";
 import { Hono } from "hono";
 import { basicAuth } from "hono/basic-auth";
-import type { Database } from "../db/client";
-import { generations } from "../db/schema";
-import { notAtRest } from "../generations/states";
+import type { Generations } from "../generations/service";
 import { sameSecret } from "../lib/same-secret";
 
 export interface AdminDashboardDeps {
   queues: Queue[];
-  db: Database;
+  generations: Pick<Generations, "stuck">;
   password: string;
   now(): number;
 }
@@ -42,26 +39,7 @@ export function adminDashboardRoutes(deps: AdminDashboardDeps): Hono {
   app.route(dashboardPath, board.registerPlugin());
 
   app.get("/admin/stuck", async (c) => {
-    const rows = await deps.db
-      .select({
-        id: generations.id,
-        userId: generations.userId,
-        state: generations.state,
-        operation: generations.operation,
-        taskId: generations.taskId,
-        attempts: generations.attempts,
-        deliveryAttempts: generations.deliveryAttempts,
-        updatedAt: generations.updatedAt,
-      })
-      .from(generations)
-      .where(
-        and(
-          inArray(generations.state, notAtRest),
-          lt(generations.updatedAt, new Date(deps.now() - stuckAfterMs)),
-        ),
-      )
-      .orderBy(asc(generations.updatedAt))
-      .limit(200);
+    const rows = await deps.generations.stuck(new Date(deps.now() - stuckAfterMs), 200);
     return c.json({ stuckAfterMinutes: stuckAfterMs / 60_000, generations: rows });
   });
   return app;

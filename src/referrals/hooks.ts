@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Ledger } from "../credits/ledger";
 import type { Transaction } from "../db/client";
-import { ledgerEntries, referrals } from "../db/schema";
+import { referrals } from "../db/schema";
 import type { Payment, PaymentHooks, PaymentStore } from "../payments";
 
 export type ReferralSide = "referrer" | "referred";
@@ -17,7 +17,7 @@ export interface ReferralNotice {
 }
 
 export interface ReferralHookDeps {
-  ledger: Pick<Ledger, "grant" | "takeUpTo">;
+  ledger: Pick<Ledger, "grant" | "takeUpTo" | "moved">;
   /** credits to each side; 0: no bonus */
   bonus: number;
   /** tells the inviter (best effort: its failure changes nothing) */
@@ -81,20 +81,12 @@ export function referralHooks(deps: ReferralHookDeps) {
       const owner = { referrer: row.referrerId, referred: row.referredId };
       for (const side of sides) {
         // what was granted then, whatever the bonus is configured to now
-        const [granted] = await tx
-          .select({ amount: ledgerEntries.deltaAvailable })
-          .from(ledgerEntries)
-          .where(
-            and(
-              eq(ledgerEntries.kind, "grant"),
-              eq(ledgerEntries.key, referralBonusKey(row.referredId, side)),
-            ),
-          );
-        if (!granted || granted.amount <= 0) continue;
+        const granted = await deps.ledger.moved("grant", referralBonusKey(row.referredId, side), tx);
+        if (granted <= 0) continue;
         await deps.ledger.takeUpTo(
           {
             userId: owner[side],
-            amount: granted.amount,
+            amount: granted,
             key: referralRevokeKey(row.referredId, side),
             note: "referral bonus taken back (purchase refunded)",
           },

@@ -193,7 +193,12 @@ async function webRoutes(
     const { adminDashboardRoutes } = await import("../http/admin-dashboard");
     app.route(
       "/",
-      adminDashboardRoutes({ queues: s.queues.all, db: s.db, password: config.dashboardPassword, now }),
+      adminDashboardRoutes({
+        queues: s.queues.all,
+        generations: s.generations,
+        password: config.dashboardPassword,
+        now,
+      }),
     );
   }
   if (bot && config.telegram.mode === "webhook") {

@@ -107,7 +107,7 @@ export function dubConversation(deps: ConversationDeps) {
     const quoteOf = (s: DubRequest) =>
       quote(deps.prices, { operation: "dub", durationSeconds: s.media.durationSeconds });
     const spec: PanelSpec<DubRequest> = {
-      summary: (s) =>
+      summary: (s, price) =>
         [
           t("cv-title-dub"),
           t("cv-line-file", { value: shorten(s.media.label, 80) }),
@@ -115,7 +115,7 @@ export function dubConversation(deps: ConversationDeps) {
           t("cv-line-target", { value: languageName(t, s.target) }),
           t("cv-line-source", { value: languageName(t, s.source) }),
           ...rememberedLines(t, remembered !== undefined),
-          priceLines(t, quoteOf(s), available),
+          priceLines(t, price, available),
         ].join("\n"),
       settings: languageSettings(t),
       toggles: [],

@@ -73,14 +73,14 @@ export function editConversation(deps: ConversationDeps) {
       return ratio ? { ...base, imageSize: ratio } : base;
     };
     const spec: PanelSpec<EditRequest> = {
-      summary: (s) =>
+      summary: (s, price) =>
         [
           t("cv-title-edit"),
           t("cv-line-photos", { value: s.images.length }),
           t("cv-line-prompt", { value: shorten(s.prompt, summaryPromptLength) }),
           ...imageOptionLines(t, s.options),
           ...rememberedLines(t, remembered !== undefined),
-          priceLines(t, imageQuote(deps.prices, s.options), available),
+          priceLines(t, price, available),
         ].join("\n"),
       settings: imageSettings<EditRequest>(t, deps.prices),
       toggles: [],

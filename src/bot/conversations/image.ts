@@ -35,13 +35,13 @@ export function imageConversation(deps: ConversationDeps) {
       ? undefined
       : imageOptionsOfStored(await readRemembered(conversation, deps, opening.who.userId, "image"));
     const spec: PanelSpec<ImageRequest> = {
-      summary: (s) =>
+      summary: (s, price) =>
         [
           t("cv-title-image"),
           t("cv-line-prompt", { value: shorten(s.prompt, summaryPromptLength) }),
           ...imageOptionLines(t, s.options),
           ...rememberedLines(t, remembered !== undefined),
-          priceLines(t, imageQuote(deps.prices, s.options), available),
+          priceLines(t, price, available),
         ].join("\n"),
       settings: imageSettings<ImageRequest>(t, deps.prices),
       toggles: [],

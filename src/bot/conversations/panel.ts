@@ -30,7 +30,8 @@ export interface Toggle<S> {
 }
 
 export interface PanelSpec<S> {
-  summary(state: S): string;
+  /** the summary of `state` with `price`: the one quote of this showing, which Confirm charges too */
+  summary(state: S, price: PriceQuote): string;
   settings: Setting<S>[];
   toggles: Toggle<S>[];
   price(state: S): PriceQuote;
@@ -89,7 +90,7 @@ export async function runPanel<S>(
   for (;;) {
     // recorded, so that after a restart with a new price table Confirm still sends the price this panel showed
     const price = await screen.once(() => spec.price(state));
-    const summary = spec.summary(state);
+    const summary = spec.summary(state, price);
     await screen.show(note ? `${summary}\n\n${note}` : summary, panelKeyboard(spec, state, screen.t, price));
     note = undefined;
     const action = await screen.nextPress();

@@ -139,13 +139,13 @@ export function videoConversation(deps: ConversationDeps) {
       ? undefined
       : videoOptionsOfStored(await readRemembered(conversation, deps, opening.who.userId, "video"));
     const spec: PanelSpec<VideoRequest> = {
-      summary: (s) =>
+      summary: (s, price) =>
         [
           t("cv-title-video"),
           t("cv-line-prompt", { value: shorten(s.prompt, summaryPromptLength) }),
           ...optionLines(t, s.options),
           ...rememberedLines(t, remembered !== undefined),
-          priceLines(t, videoQuote(deps.prices, s.options), available),
+          priceLines(t, price, available),
         ].join("\n"),
       settings: videoSettings(t, deps.prices),
       toggles: videoToggles(t),

@@ -56,7 +56,8 @@ export interface Delivered {
   fileKinds: SentFileKind[];
 }
 
-function where(g: Generation) {
+/** Where a result goes: the request's topic, in reply to the request. */
+function replyPlace(g: Generation) {
   return {
     ...(g.threadId ? { message_thread_id: g.threadId } : {}),
     ...(g.replyToMessageId
@@ -201,7 +202,7 @@ async function sendFiles(
     );
     if (sendable.length === 1) {
       const f = sendable[0]!;
-      const other = { caption, reply_markup: resultKeyboard(g, deps.t, 1), ...where(g) };
+      const other = { caption, reply_markup: resultKeyboard(g, deps.t, 1), ...replyPlace(g) };
       sent.push(
         asDocuments
           ? await deps.api.sendDocument(chatId, upload(f), other)
@@ -218,14 +219,14 @@ async function sendFiles(
           : ({ type: "photo", media: upload(f), ...(i === 0 ? { caption } : {}) } satisfies InputMediaPhoto),
       );
       const group = asDocuments
-        ? await deps.api.sendMediaGroup(chatId, media as InputMediaDocument[], where(g))
-        : await deps.api.sendMediaGroup(chatId, media as InputMediaPhoto[], where(g));
+        ? await deps.api.sendMediaGroup(chatId, media as InputMediaDocument[], replyPlace(g))
+        : await deps.api.sendMediaGroup(chatId, media as InputMediaPhoto[], replyPlace(g));
       sent.push(...group);
       await sendAlbumButtons(g, deps, group, resultKeyboard(g, deps.t, group.length));
     }
   } else {
     for (const f of sendable) {
-      const other = { caption, reply_markup: keyboard, ...where(g) };
+      const other = { caption, reply_markup: keyboard, ...replyPlace(g) };
       if (f.mimeType.startsWith("video/")) sent.push(await deps.api.sendVideo(chatId, upload(f), other));
       else if (f.mimeType.startsWith("audio/")) {
         const facts = await audioFacts(g, f);
@@ -249,7 +250,7 @@ async function sendFiles(
         {
           reply_markup: keyboard,
           link_preview_options: { is_disabled: true },
-          ...where(g),
+          ...replyPlace(g),
         },
       ),
     );
