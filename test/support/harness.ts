@@ -28,16 +28,30 @@ import { createTestDatabase, type TestDatabase } from "./db";
 
 export const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Ports below Linux's ephemeral range (32768-60999), so no outgoing connection takes one between the check and the bind. */
+const reservedPorts = { from: 20_000, to: 32_000 };
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const address = s.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      s.close(() => resolve(port));
-    });
+    s.once("error", () => resolve(false));
+    s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port for a server a test starts later (often in another process). Picked
+ * from outside the ephemeral range: a port from listen(0) is one the kernel also
+ * hands to outgoing connections, and a Postgres or Redis client of a parallel
+ * test file could hold it by the time the server binds (EADDRINUSE).
+ */
+export async function freePort(): Promise<number> {
+  const span = reservedPorts.to - reservedPorts.from;
+  for (let tries = 0; tries < 100; tries++) {
+    const port = reservedPorts.from + Math.floor(Math.random() * span);
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port in ${reservedPorts.from}-${reservedPorts.to}`);
 }
 
 export interface HarnessOptions {
@@ -156,7 +170,12 @@ export async function startHarness(options: HarnessOptions = {}) {
         RUNTIME_POLICY: JSON.stringify(options.policy ?? {}),
         MEDIA_RETRY_BASE_MS: "20",
       },
-      stdio: ["ignore", "pipe", "inherit"],
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let errTail = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      errTail = (errTail + chunk.toString()).slice(-2_000);
     });
     children.add(child);
     child.once("exit", () => children.delete(child));
@@ -166,7 +185,7 @@ export async function startHarness(options: HarnessOptions = {}) {
         out += chunk.toString();
         if (out.includes("runtime ready")) resolve();
       });
-      child.once("exit", (code) => reject(new Error(`runtime exited early (${code})`)));
+      child.once("exit", (code) => reject(new Error(`runtime exited early (${code}): ${errTail.trim()}`)));
     });
     return child;
   }
