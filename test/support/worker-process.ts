@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { loadConfig } from "../../src/config";
 import { scaledClock } from "../../src/lib/clock";
 import { createLogger } from "../../src/lib/logger";
@@ -9,6 +10,10 @@ import { secretsOf, startRuntime } from "../../src/runtime/runtime";
  * own, on the test's clock, so a crash test can kill it with SIGKILL mid-job.
  * Configured through the environment.
  */
+// as src/main.ts does: a stray rejection never kills the process (it is printed here, where a test sees it)
+process.on("unhandledRejection", (reason) => {
+  process.stderr.write(`unhandled rejection in a test runtime: ${inspect(reason)}\n`);
+});
 const config = loadConfig(process.env);
 const clock = scaledClock(
   Number(process.env.CLOCK_FACTOR ?? 1),
