@@ -15,11 +15,11 @@ import { i18n } from "./i18n";
 import { bannedUsersStop } from "./middleware/banned";
 import { handleBotError } from "./middleware/error-boundary";
 import type { InFlight } from "./middleware/in-flight";
-import { injectDeps } from "./middleware/inject-deps";
 import { peopleOnly } from "./middleware/people-only";
 import { defaultRateLimit, perGroup, type RateLimitOptions, rateLimit } from "./middleware/rate-limit";
 import { registerUser } from "./middleware/register-user";
 import { servedUpdatesOnly } from "./middleware/served-updates";
+import { startContext } from "./middleware/start-context";
 import { boundedAutoRetry, markBlockedUsers } from "./transformers";
 import { createUpdateJournal, journalUpdates, type UpdateJournal } from "./update-journal";
 
@@ -83,10 +83,10 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
 
   // Errors before the boundary (e.g. the database is down during the claim) reach
   // bot.catch under polling; under a webhook they fail the call, and Telegram retries.
-  bot.catch(handleBotError);
+  bot.catch((err) => handleBotError(err, deps.logger));
 
   if (options.inFlight) bot.use(options.inFlight.middleware);
-  bot.use(injectDeps(deps));
+  bot.use(startContext(deps.logger));
   bot.use((ctx, next) => {
     ctx.shown = shown;
     if (ctx.callbackQuery) shown.notePressed(ctx.callbackQuery);
@@ -101,17 +101,18 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   bot.use(journalUpdates(options.journal ?? createUpdateJournal(deps.db)));
 
   // Past this point every error is handled here: logged, the user told, the update done.
-  const guarded = bot.errorBoundary(handleBotError);
+  const guarded = bot.errorBoundary((err) => handleBotError(err, deps.logger));
   guarded.use(i18n);
+  const limits = { redis: deps.redis, users: deps.users, adminIds: deps.config.adminIds };
   guarded.use(
-    rateLimit({
+    rateLimit(limits, {
       ...defaultRateLimit,
       keyPrefix: `${deps.config.redis.prefix}:ratelimit:`,
       ...options.rateLimit,
     }),
   );
   guarded.use(
-    rateLimit({
+    rateLimit(limits, {
       ...defaultRateLimit,
       ...deps.config.groupRateLimit,
       keyPrefix: `${deps.config.redis.prefix}:ratelimit:`,
@@ -132,10 +133,17 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   for (const feature of at("checkout")) guarded.use(feature);
   // Before the always-available handlers: /cancel leaves conversations through it.
   guarded.use(conversationsPlugin(deps.db));
-  guarded.use(registerUser());
+  guarded.use(registerUser(deps.users));
   guarded.use(retryAdminMenus());
 
-  guarded.use(startFeature, helpFeature, balanceFeature, languageFeature, cancelFeature, membershipFeature);
+  guarded.use(
+    startFeature(deps),
+    helpFeature,
+    balanceFeature(deps),
+    languageFeature(deps),
+    cancelFeature(deps),
+    membershipFeature(deps),
+  );
   for (const feature of at("feature")) guarded.use(feature);
   guarded.use(fallbackFeature);
 

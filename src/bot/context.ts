@@ -10,7 +10,7 @@ import type { Logger } from "../lib/logger";
 import type { ShownMessages } from "../telegram/shown-messages";
 import type { UserRecord, Users } from "../users/users";
 
-/** The services a handler may use; injected into every update's context as `ctx.deps`. */
+/** The services the bot's own handlers are made with (createBot hands each the part it uses). */
 export interface BotDeps {
   config: Config;
   logger: Logger;
@@ -24,8 +24,7 @@ export interface BotDeps {
 }
 
 export interface BotContextExtras {
-  deps: BotDeps;
-  /** a child of `deps.logger` carrying the update id */
+  /** a child of the bot's logger carrying the update id */
   logger: Logger;
   /** the sender's row, set by the registration middleware (undefined before it, and for anonymous updates) */
   user: UserRecord | undefined;

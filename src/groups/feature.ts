@@ -5,12 +5,13 @@ import type { Database } from "../db/client";
 import { type AdminCheck, createAdminCheck } from "./admins";
 import { type GroupGuardDeps, groupPolicyGuard } from "./guard";
 import { createGroupSettings } from "./settings";
-import { anonymousAdminSettings, groupSettingsFeature } from "./settings-feature";
+import { anonymousAdminSettings, type GroupSettingsDeps, groupSettingsFeature } from "./settings-feature";
 
 export interface GroupFeaturesDeps {
   db: Database;
   generations: GroupGuardDeps["generations"];
   admins?: AdminCheck;
+  users: GroupSettingsDeps["users"];
 }
 
 /**
@@ -25,8 +26,8 @@ export function groupFeatures(deps: GroupFeaturesDeps): FeatureMount[] {
   const guard = new Composer<BotContext>();
   guard.use(groupPolicyGuard({ settings, admins, generations: deps.generations }));
   return [
-    { phase: "group-identity", composer: anonymousAdminSettings({ settings, admins }) },
-    { phase: "feature", composer: groupSettingsFeature({ settings, admins }) },
+    { phase: "group-identity", composer: anonymousAdminSettings({ settings, admins, users: deps.users }) },
+    { phase: "feature", composer: groupSettingsFeature({ settings, admins, users: deps.users }) },
     { phase: "feature", composer: guard },
   ];
 }

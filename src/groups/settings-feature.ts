@@ -4,12 +4,14 @@ import { groupAccessModes } from "../db/schema";
 import { type GroupSettingChange, groupSettingsData } from "../telegram/callback-data";
 import { isGroupChat } from "../telegram/chat-kind";
 import { isTelegramFailure } from "../telegram/telegram-error";
+import type { Users } from "../users/users";
 import { type AdminCheck, senderIsGroupAdmin } from "./admins";
 import { type GroupPolicy, type GroupSettings, groupOperations } from "./settings";
 
 export interface GroupSettingsDeps {
   settings: GroupSettings;
   admins: AdminCheck;
+  users: Pick<Users, "get">;
 }
 
 const isGroup = (ctx: BotContext) => isGroupChat(ctx.chat);
@@ -52,9 +54,9 @@ function panel(ctx: BotContext, policy: GroupPolicy) {
 }
 
 /** Whoever writes before registration (an anonymous admin, a press) is answered in their saved language. */
-async function useSavedLanguage(ctx: BotContext): Promise<void> {
+async function useSavedLanguage(deps: GroupSettingsDeps, ctx: BotContext): Promise<void> {
   if (ctx.user || !ctx.from || ctx.from.is_bot) return;
-  const saved = await ctx.deps.users.get(ctx.from.id);
+  const saved = await deps.users.get(ctx.from.id);
   if (saved) ctx.i18n.useLocale(saved.language);
 }
 
@@ -63,7 +65,7 @@ async function openSettings(ctx: BotContext, deps: GroupSettingsDeps): Promise<v
     await ctx.reply(ctx.t("group-settings-only-in-groups"));
     return;
   }
-  await useSavedLanguage(ctx);
+  await useSavedLanguage(deps, ctx);
   const reply = ctx.msg
     ? { reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true } }
     : {};
@@ -99,7 +101,7 @@ export function groupSettingsFeature(deps: GroupSettingsDeps): Composer<BotConte
       await ctx.answerCallbackQuery({ text: ctx.t("cv-expired-button") });
       return;
     }
-    await useSavedLanguage(ctx);
+    await useSavedLanguage(deps, ctx);
     if (!(await senderIsGroupAdmin(ctx, deps.admins))) {
       ctx.logger.info({ chatId, userId: ctx.from.id }, "group settings press: not an admin");
       await ctx.answerCallbackQuery({ text: ctx.t("group-settings-admins-only") });

@@ -2,9 +2,11 @@ import { Composer } from "grammy";
 import type { PreCheckoutQuery } from "grammy/types";
 import type { BotContext } from "../bot/context";
 import { registerUser } from "../bot/middleware/register-user";
+import type { Ledger } from "../credits/ledger";
 import { faultPoint } from "../lib/fault-point";
 import type { CreditPack } from "../pricing/packs";
 import { languageFromCode } from "../users/language";
+import type { Users } from "../users/users";
 import { type InvoicePayload, packTotal, parsePayload } from "./packs";
 import { refundNotice } from "./refunds";
 import type { PaymentStore } from "./store";
@@ -12,6 +14,8 @@ import type { PaymentStore } from "./store";
 export interface CheckoutDeps {
   packs: readonly CreditPack[];
   payments: Pick<PaymentStore, "recordPaid">;
+  users: Pick<Users, "banState" | "touch">;
+  ledger: Pick<Ledger, "account">;
   /** sandbox or playground: payments are recorded as test payments */
   sandbox: boolean;
 }
@@ -56,7 +60,7 @@ export function checkoutFeature(deps: CheckoutDeps): Composer<BotContext> {
 
   feature.on("pre_checkout_query", async (ctx) => {
     const query = ctx.preCheckoutQuery;
-    const state = await ctx.deps.users.banState(query.from.id);
+    const state = await deps.users.banState(query.from.id);
     ctx.i18n.useLocale(languageFromCode(state?.language ?? query.from.language_code));
     const refusal = state?.banned ? "banned-notice" : checkoutRefusal(query, deps.packs);
     if (refusal === undefined) {
@@ -67,7 +71,7 @@ export function checkoutFeature(deps: CheckoutDeps): Composer<BotContext> {
     await ctx.answerPreCheckoutQuery(false, { error_message: ctx.t(refusal) });
   });
 
-  feature.on("message:successful_payment", registerUser(), async (ctx) => {
+  feature.on("message:successful_payment", registerUser(deps.users), async (ctx) => {
     const paid = ctx.message.successful_payment;
     const userId = ctx.from.id;
     const invoice = invoiceOf(paid);
@@ -98,7 +102,7 @@ export function checkoutFeature(deps: CheckoutDeps): Composer<BotContext> {
       await ctx.reply(ctx.t(notice.key, notice.vars));
       return;
     }
-    const { available } = await ctx.deps.ledger.account(userId);
+    const { available } = await deps.ledger.account(userId);
     await ctx.reply(
       ctx.t(payment.test ? "buy-paid-test" : "buy-paid", { credits: payment.credits, available }),
     );

@@ -2,6 +2,7 @@ import { Composer, InlineKeyboard } from "grammy";
 import type { InlineKeyboardButton } from "grammy/types";
 import type { BotContext } from "../bot/context";
 import type { Translate } from "../bot/i18n";
+import type { Ledger } from "../credits/ledger";
 import type { CreditPack } from "../pricing/packs";
 import { buyMenuData, buyPackData } from "../telegram/callback-data";
 import { makePayload, packTotal } from "./packs";
@@ -13,6 +14,7 @@ export const paymentCommands = ["buy", "paysupport", "terms"] as const;
 export const topUpStart = "topup";
 
 export interface BuyFeatureDeps {
+  ledger: Pick<Ledger, "account">;
   packs: readonly CreditPack[];
   /** sandbox or playground: invoices and receipts say they are test payments */
   sandbox: boolean;
@@ -51,7 +53,7 @@ export function buyFeature(deps: BuyFeatureDeps): Composer<BotContext> {
 
   async function showPacks(ctx: BotContext) {
     if (!ctx.from) return;
-    const { available } = await ctx.deps.ledger.account(ctx.from.id);
+    const { available } = await deps.ledger.account(ctx.from.id);
     const text = [ctx.t("buy-packs", { available }), ...(deps.sandbox ? [ctx.t("buy-packs-test")] : [])];
     await ctx.reply(text.join("\n\n"), { reply_markup: packsKeyboard(t(ctx), deps.packs) });
   }

@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import type { BotContext } from "../bot/context";
+import type { BotContext, BotDeps } from "../bot/context";
 import { referralCodeOf } from "./code";
 import { createReferrals } from "./store";
 
@@ -7,14 +7,17 @@ import { createReferrals } from "./store";
 export const referralCommands = ["invite"] as const;
 
 /** /invite: the user's own invite link, how it works and what it has brought so far. */
-export function inviteFeature(): Composer<BotContext> {
+/** What invites read: the referral tables, the bonus setting, the referrer's name. */
+export type InviteDeps = Pick<BotDeps, "db" | "config" | "users">;
+
+export function inviteFeature(deps: InviteDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
   feature.chatType("private").command("invite", async (ctx) => {
-    const referrals = createReferrals(ctx.deps.db);
+    const referrals = createReferrals(deps.db);
     const code = await referrals.codeOf(ctx.from.id);
     const username = ctx.me.username;
     if (!code || !username) return void (await ctx.reply(ctx.t("referral-unavailable")));
-    const bonus = ctx.deps.config.referralBonus;
+    const bonus = deps.config.referralBonus;
     const stats = await referrals.statsOf(ctx.from.id);
     const link = `https://t.me/${username}?start=${code}`;
     await ctx.reply(
@@ -30,16 +33,20 @@ export function inviteFeature(): Composer<BotContext> {
  * (see `referralVerdict`); the note to show them, if any. Called before the
  * welcome credits, which would make anyone an existing user.
  */
-export async function claimInvite(ctx: BotContext, startParameter: string): Promise<string | undefined> {
+export async function claimInvite(
+  deps: InviteDeps,
+  ctx: BotContext,
+  startParameter: string,
+): Promise<string | undefined> {
   const code = referralCodeOf(startParameter);
   if (!code || !ctx.from || ctx.chat?.type !== "private") return undefined;
-  const outcome = await createReferrals(ctx.deps.db).claim(ctx.from.id, code);
+  const outcome = await createReferrals(deps.db).claim(ctx.from.id, code);
   ctx.logger.info({ verdict: outcome.verdict, referrerId: outcome.referrerId }, "invite link opened");
   switch (outcome.verdict) {
     case "accepted": {
-      const bonus = ctx.deps.config.referralBonus;
+      const bonus = deps.config.referralBonus;
       if (bonus <= 0) return undefined;
-      const referrer = outcome.referrerId ? await ctx.deps.users.get(outcome.referrerId) : undefined;
+      const referrer = outcome.referrerId ? await deps.users.get(outcome.referrerId) : undefined;
       return ctx.t("referral-joined", { name: referrer?.firstName ?? "", amount: bonus });
     }
     case "self":

@@ -1,10 +1,12 @@
 import { type ConversationBuilder, createConversation } from "@grammyjs/conversations";
 import { Composer, type Context, type MiddlewareFn } from "grammy";
 import type { Message } from "grammy/types";
+import type { Database } from "../../db/client";
 import type { Generations } from "../../generations/service";
 import type { Operation } from "../../media/catalog";
 import { isDubbingLanguage, limits } from "../../media/catalog";
 import { panelPrefix } from "../../telegram/callback-data";
+import type { Users } from "../../users/users";
 import type { BotContext } from "../context";
 import { historyFeature } from "../features/history";
 import { promptProblem } from "./ask-prompt";
@@ -23,6 +25,10 @@ export const conversationCommands = ["image", "edit", "video", "dub", "history"]
 
 export interface ConversationFeatureDeps extends ConversationDeps {
   generations: ConversationDeps["generations"] & Pick<Generations, "get" | "paramsOf" | "recent">;
+  /** /history's costs */
+  db: Database;
+  /** a user found to have blocked the bot mid-conversation is marked */
+  users: Pick<Users, "markBlocked">;
 }
 
 type Seed = ImageSeed | EditSeed | VideoSeed | DubSeed;
@@ -106,14 +112,14 @@ async function explainRefused(ctx: BotContext, ...found: Array<Checked<unknown> 
  */
 export function conversationFeatures(deps: ConversationFeatureDeps): Composer<BotContext>[] {
   const conversations = new Composer<BotContext>();
-  // made per update: the plugins need this update's deps and logger
+  // made per update: the plugins need this update's logger
   const conversation =
     (id: Operation, builder: ConversationBuilder<BotContext, Context>): MiddlewareFn<BotContext> =>
     (ctx, next) =>
       createConversation<BotContext, Context>(builder, {
         id,
         maxMillisecondsToWait: conversationIdleMs,
-        plugins: markBlockedInConversation(ctx),
+        plugins: markBlockedInConversation(deps.users, ctx),
       })(ctx, next);
   conversations.use(conversation("image", imageConversation(deps)));
   conversations.use(conversation("edit", editConversation(deps)));

@@ -99,7 +99,7 @@ export function defaultTarget(language: Language): DubbingLanguage {
 /** /dub: a file or link, the target (and source) language from 30 (plus auto), the price, Confirm. */
 export function dubConversation(deps: ConversationDeps) {
   return async function dub(conversation: Conv, ctx: Context, seed: DubSeed): Promise<void> {
-    const { screen, t, who, available, language } = await openConversation(conversation, ctx, seed);
+    const { screen, t, who, available, language } = await openConversation(deps, conversation, ctx, seed);
     const fallback = defaultTarget(language);
     const remembered = seed.params
       ? undefined

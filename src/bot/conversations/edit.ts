@@ -56,7 +56,7 @@ interface EditRequest {
  */
 export function editConversation(deps: ConversationDeps) {
   return async function edit(conversation: Conv, ctx: Context, seed: EditSeed): Promise<void> {
-    const { screen, t, who, available } = await openConversation(conversation, ctx, seed);
+    const { screen, t, who, available } = await openConversation(deps, conversation, ctx, seed);
     const remembered =
       seed.params || seed.preset
         ? undefined

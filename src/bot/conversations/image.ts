@@ -28,7 +28,7 @@ type ImageRequest = PromptedRequest<ImageOptions>;
 /** /image: a description, then the options panel with the price, then Confirm. */
 export function imageConversation(deps: ConversationDeps) {
   return async function image(conversation: Conv, ctx: Context, seed: ImageSeed): Promise<void> {
-    const opening = await openConversation(conversation, ctx, seed);
+    const opening = await openConversation(deps, conversation, ctx, seed);
     const { t, available } = opening;
     // a request made again keeps its own options; otherwise the user's remembered ones, if any
     const remembered = seed.params

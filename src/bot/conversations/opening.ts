@@ -1,4 +1,5 @@
 import type { Context } from "grammy";
+import type { Ledger } from "../../credits/ledger";
 import type { LinkDurationProbe } from "../../media/link-duration";
 import type { Prices } from "../../pricing/prices";
 import type { Language } from "../../users/language";
@@ -9,6 +10,8 @@ import { type Conv, Screen } from "./screen";
 
 export interface ConversationDeps extends ConfirmDeps {
   prices: Prices;
+  /** the balance a conversation starts from */
+  ledger: Pick<Ledger, "account">;
   /** reads a dubbing link's length before it is priced (default: the production probe) */
   linkDuration?: LinkDurationProbe;
 }
@@ -28,13 +31,18 @@ export interface Opening {
 }
 
 /** Reads, once and through `external`, who is asking, in which language, with which balance. */
-export async function openConversation(conversation: Conv, ctx: Context, seed: SeedBase): Promise<Opening> {
+export async function openConversation(
+  deps: Pick<ConversationDeps, "ledger">,
+  conversation: Conv,
+  ctx: Context,
+  seed: SeedBase,
+): Promise<Opening> {
   const chatId = ctx.chat?.id;
   const userId = ctx.from?.id;
   if (chatId === undefined || userId === undefined) throw new Error("a conversation needs a chat and a user");
   const { language, available } = await conversation.external(async (outer) => ({
     language: negotiateLanguage(outer),
-    available: (await outer.deps.ledger.account(userId)).available,
+    available: (await deps.ledger.account(userId)).available,
   }));
   const t: Translate = (key, vars) => translate(language, key, vars);
   const threadId = ctx.msg?.is_topic_message ? ctx.msg.message_thread_id : undefined;

@@ -2,6 +2,7 @@ import { type ConversationData, conversations, type VersionedState } from "@gram
 import type { Api, Context, MiddlewareFn } from "grammy";
 import { z } from "zod";
 import type { Database } from "../../db/client";
+import type { Users } from "../../users/users";
 import type { BotContext } from "../context";
 import { chatUserKey } from "../keys";
 import { createKvStorage } from "../storage";
@@ -73,10 +74,10 @@ const markedApis = new WeakSet<Api>();
  * does not mark again a user who has written since. Auto-retry stays out:
  * Screen waits out flood control itself, and a replay must not wait again.
  */
-export function markBlockedInConversation(outer: BotContext) {
+export function markBlockedInConversation(users: Pick<Users, "markBlocked">, outer: BotContext) {
   return (conversation: Conv): MiddlewareFn<Context>[] => {
     const transformer = markBlockedUsers(
-      { markBlocked: (id) => conversation.external((ctx) => ctx.deps.users.markBlocked(id)) },
+      { markBlocked: (id) => conversation.external(() => users.markBlocked(id)) },
       outer.logger,
     );
     return [

@@ -132,7 +132,7 @@ function optionLines(t: Translate, o: VideoOptions): string[] {
 /** /video: a description, then model, duration, resolution, ratio (and sound, web search) with prices. */
 export function videoConversation(deps: ConversationDeps) {
   return async function video(conversation: Conv, ctx: Context, seed: VideoSeed): Promise<void> {
-    const opening = await openConversation(conversation, ctx, seed);
+    const opening = await openConversation(deps, conversation, ctx, seed);
     const { t, available } = opening;
     // a request made again keeps its own options; otherwise the user's remembered ones, if any
     const remembered = seed.params

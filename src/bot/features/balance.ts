@@ -1,31 +1,34 @@
 import { Composer } from "grammy";
 import { recentEntries } from "../../credits/recent-entries";
 import { buyKeyboard } from "../../payments";
-import type { BotContext } from "../context";
+import type { BotContext, BotDeps } from "../context";
 
 /** How many ledger entries /balance lists. */
 export const balanceEntries = 10;
 
-export const balanceFeature = new Composer<BotContext>();
+export function balanceFeature(deps: Pick<BotDeps, "ledger" | "db">): Composer<BotContext> {
+  const balanceFeature = new Composer<BotContext>();
 
-/** /balance: available and reserved credits, the latest movements, and where to buy more. */
-balanceFeature.command("balance", async (ctx) => {
-  if (!ctx.from) return;
-  const account = await ctx.deps.ledger.account(ctx.from.id);
-  const entries = await recentEntries(ctx.deps.db, ctx.from.id, balanceEntries);
-  const lines = entries.map((e) =>
-    ctx.t("credit-line", {
-      when: e.at.toISOString().slice(0, 16).replace("T", " "),
-      what: ctx.t(`credit-entry-${e.label}`, { amount: e.amount, back: e.back }),
-    }),
-  );
-  await ctx.reply(
-    [
-      ctx.t("balance", { available: account.available, held: account.held }),
-      entries.length > 0
-        ? [ctx.t("credit-history-title"), ...lines].join("\n")
-        : ctx.t("credit-history-empty"),
-    ].join("\n\n"),
-    { reply_markup: buyKeyboard((key, vars) => ctx.t(key, vars)) },
-  );
-});
+  /** /balance: available and reserved credits, the latest movements, and where to buy more. */
+  balanceFeature.command("balance", async (ctx) => {
+    if (!ctx.from) return;
+    const account = await deps.ledger.account(ctx.from.id);
+    const entries = await recentEntries(deps.db, ctx.from.id, balanceEntries);
+    const lines = entries.map((e) =>
+      ctx.t("credit-line", {
+        when: e.at.toISOString().slice(0, 16).replace("T", " "),
+        what: ctx.t(`credit-entry-${e.label}`, { amount: e.amount, back: e.back }),
+      }),
+    );
+    await ctx.reply(
+      [
+        ctx.t("balance", { available: account.available, held: account.held }),
+        entries.length > 0
+          ? [ctx.t("credit-history-title"), ...lines].join("\n")
+          : ctx.t("credit-history-empty"),
+      ].join("\n\n"),
+      { reply_markup: buyKeyboard((key, vars) => ctx.t(key, vars)) },
+    );
+  });
+  return balanceFeature;
+}

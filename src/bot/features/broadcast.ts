@@ -2,9 +2,11 @@ import { createConversation } from "@grammyjs/conversations";
 import { Composer, type Context } from "grammy";
 import type { BroadcastQueue, BroadcastStore } from "../../broadcasts";
 import { countAudience } from "../../broadcasts";
+import type { Ledger } from "../../credits/ledger";
 import type { Database } from "../../db/client";
 import type { Logger } from "../../lib/logger";
 import { stopBroadcastData } from "../../telegram/callback-data";
+import type { Users } from "../../users/users";
 import type { BotContext } from "../context";
 import { broadcastConversation } from "../conversations/broadcast";
 import { markBlockedInConversation } from "../conversations/plugin";
@@ -15,6 +17,8 @@ export interface BroadcastFeatureDeps {
   queue: Pick<BroadcastQueue, "tick" | "tickNow">;
   adminIds: readonly number[];
   logger: Logger;
+  users: Pick<Users, "markBlocked">;
+  ledger: Pick<Ledger, "account">;
 }
 
 /** An admin's draft is kept this long (real time) before the next update ends it. */
@@ -28,6 +32,7 @@ const draftIdleMs = 24 * 60 * 60 * 1000;
 export function broadcastFeature(deps: BroadcastFeatureDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
   const conversation = broadcastConversation({
+    ledger: deps.ledger,
     countAudience: (audience) => countAudience(deps.db, audience),
     async start(input) {
       const started = await deps.store.create(input);
@@ -48,7 +53,7 @@ export function broadcastFeature(deps: BroadcastFeatureDeps): Composer<BotContex
     createConversation<BotContext, Context>(conversation, {
       id: "broadcast",
       maxMillisecondsToWait: draftIdleMs,
-      plugins: markBlockedInConversation(ctx),
+      plugins: markBlockedInConversation(deps.users, ctx),
     })(ctx, next),
   );
 

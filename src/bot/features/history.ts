@@ -1,6 +1,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { InputMediaPhoto } from "grammy/types";
 import { type HoldCost, holdCosts } from "../../credits/hold-costs";
+import type { Database } from "../../db/client";
 import type { GenerationState } from "../../db/schema";
 import { resultKeyboard } from "../../generations/deliver/send-outputs";
 import { describeParams } from "../../generations/params";
@@ -100,6 +101,7 @@ async function resend(ctx: BotContext, g: Generation, caption: string): Promise<
 
 export interface HistoryDeps {
   generations: Pick<Generations, "recent" | "get" | "paramsOf">;
+  db: Database;
 }
 
 /**
@@ -122,7 +124,7 @@ export function historyFeature(deps: HistoryDeps): Composer<BotContext> {
     const recent = await deps.generations.recent(ctx.from.id, historyLimit);
     if (recent.length === 0) return void (await ctx.reply(ctx.t("history-empty")));
     const costs = await holdCosts(
-      ctx.deps.db,
+      deps.db,
       recent.map((g) => g.holdKey),
     );
     const keyboard = new InlineKeyboard();

@@ -2,7 +2,7 @@ import { Composer, InlineKeyboard } from "grammy";
 import { languageData } from "../../telegram/callback-data";
 import { isTelegramFailure } from "../../telegram/telegram-error";
 import { type Language, languageSchema } from "../../users/language";
-import type { BotContext } from "../context";
+import type { BotContext, BotDeps } from "../context";
 
 /** Each language is offered under its own name, whatever the current language. */
 const languageNames: Record<Language, string> = { en: "English", fa: "فارسی" };
@@ -15,25 +15,28 @@ function languageKeyboard(): InlineKeyboard {
   return keyboard;
 }
 
-export const languageFeature = new Composer<BotContext>();
+export function languageFeature(deps: Pick<BotDeps, "users">): Composer<BotContext> {
+  const languageFeature = new Composer<BotContext>();
 
-languageFeature.command("language", (ctx) =>
-  ctx.reply(ctx.t("language-choose"), { reply_markup: languageKeyboard() }),
-);
+  languageFeature.command("language", (ctx) =>
+    ctx.reply(ctx.t("language-choose"), { reply_markup: languageKeyboard() }),
+  );
 
-languageFeature.callbackQuery(languageData.pattern, async (ctx) => {
-  const choice = languageData.parse(ctx.callbackQuery.data);
-  if (choice === undefined) {
-    await ctx.answerCallbackQuery({ text: ctx.t("cv-expired-button") });
-    return;
-  }
-  await ctx.deps.users.setLanguage(ctx.from.id, choice);
-  if (ctx.user) ctx.user = { ...ctx.user, language: choice };
-  ctx.i18n.useLocale(choice);
-  const done = ctx.t("language-set");
-  await ctx.answerCallbackQuery({ text: done });
-  // a second tap on the same language edits to the same text: Telegram says "not modified"
-  await ctx.editMessageText(done).catch((err: unknown) => {
-    if (!isTelegramFailure(err, "not-modified")) throw err;
+  languageFeature.callbackQuery(languageData.pattern, async (ctx) => {
+    const choice = languageData.parse(ctx.callbackQuery.data);
+    if (choice === undefined) {
+      await ctx.answerCallbackQuery({ text: ctx.t("cv-expired-button") });
+      return;
+    }
+    await deps.users.setLanguage(ctx.from.id, choice);
+    if (ctx.user) ctx.user = { ...ctx.user, language: choice };
+    ctx.i18n.useLocale(choice);
+    const done = ctx.t("language-set");
+    await ctx.answerCallbackQuery({ text: done });
+    // a second tap on the same language edits to the same text: Telegram says "not modified"
+    await ctx.editMessageText(done).catch((err: unknown) => {
+      if (!isTelegramFailure(err, "not-modified")) throw err;
+    });
   });
-});
+  return languageFeature;
+}

@@ -1,27 +1,31 @@
 import { Composer } from "grammy";
 import { topUpStart } from "../../payments";
 import { claimInvite } from "../../referrals";
-import type { BotContext } from "../context";
+import type { BotContext, BotDeps } from "../context";
 
 /**
  * /start: the user is already registered (middleware); an invite link's code
  * is recorded first, then the welcome credits are granted once, and a greeting.
  */
-export const startFeature = new Composer<BotContext>();
-
-startFeature.command("start", async (ctx, next) => {
-  if (!ctx.from) return;
-  const { users, ledger } = ctx.deps;
-  const invite = await claimInvite(ctx, ctx.match);
-  const welcome = await users.welcome(ctx.from.id);
-  const { available } = await ledger.account(ctx.from.id);
-  const name = ctx.from.first_name;
-  await ctx.reply(
-    welcome.granted
-      ? ctx.t("start-welcome-new", { name, amount: welcome.amount, available })
-      : ctx.t("start-welcome-back", { name, available }),
-  );
-  if (invite) await ctx.reply(invite);
-  // `/start topup` (a Buy link): the packs follow the greeting
-  if (ctx.match === topUpStart) await next();
-});
+export function startFeature(
+  deps: Pick<BotDeps, "users" | "ledger" | "db" | "config">,
+): Composer<BotContext> {
+  const feature = new Composer<BotContext>();
+  feature.command("start", async (ctx, next) => {
+    if (!ctx.from) return;
+    const { users, ledger } = deps;
+    const invite = await claimInvite(deps, ctx, ctx.match);
+    const welcome = await users.welcome(ctx.from.id);
+    const { available } = await ledger.account(ctx.from.id);
+    const name = ctx.from.first_name;
+    await ctx.reply(
+      welcome.granted
+        ? ctx.t("start-welcome-new", { name, amount: welcome.amount, available })
+        : ctx.t("start-welcome-back", { name, available }),
+    );
+    if (invite) await ctx.reply(invite);
+    // `/start topup` (a Buy link): the packs follow the greeting
+    if (ctx.match === topUpStart) await next();
+  });
+  return feature;
+}

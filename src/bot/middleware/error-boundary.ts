@@ -1,5 +1,5 @@
 import { type BotError, GrammyError, HttpError } from "grammy";
-import { scrub } from "../../lib/logger";
+import { type Logger, scrub } from "../../lib/logger";
 import { isTelegramFailure } from "../../telegram/telegram-error";
 import type { BotContext } from "../context";
 import { negotiateLanguage, translate } from "../i18n";
@@ -25,9 +25,10 @@ function cannotBeTold(error: unknown): boolean {
  * to find it, and tell the user, in their language, only that something went
  * wrong. Details never reach the chat.
  */
-export async function handleBotError(err: BotError<BotContext>): Promise<void> {
+export async function handleBotError(err: BotError<BotContext>, fallback?: Logger): Promise<void> {
   const ctx = err.ctx;
-  const logger = ctx.logger ?? ctx.deps?.logger;
+  // an error before the update's logger was made (bot.catch) is logged with the bot's
+  const logger: Logger | undefined = ctx.logger ?? fallback;
   const context = {
     updateId: ctx.update.update_id,
     updateType: Object.keys(ctx.update).find((k) => k !== "update_id"),

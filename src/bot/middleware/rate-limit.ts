@@ -3,6 +3,7 @@ import type { Redis } from "ioredis";
 import { z } from "zod";
 import { groupCommit } from "../../lib/group-commit";
 import { isGroupChat } from "../../telegram/chat-kind";
+import type { Users } from "../../users/users";
 import type { BotContext } from "../context";
 
 export interface RateLimitOptions {
@@ -78,24 +79,28 @@ const countedWindows = z.array(z.number());
  * the rest of the window is dropped silently. When Redis is slow or down, updates pass: the limiter
  * protects the bot, it must not become the thing that stops it.
  */
-export function rateLimit(options: RateLimitOptions): MiddlewareFn<BotContext> {
+/** The counts' Redis, the saved language for the one notice, and the admins (never limited). */
+export interface RateLimitDeps {
+  redis: Redis;
+  users: Pick<Users, "get">;
+  adminIds: readonly number[];
+}
+
+export function rateLimit(deps: RateLimitDeps, options: RateLimitOptions): MiddlewareFn<BotContext> {
   const { limit, windowMs, keyPrefix, redisTimeoutMs } = options;
   const keyOf = options.key ?? perUser;
   const notice = options.notice ?? "rate-limited";
 
   // The counts of updates in hand at once go to Redis in one round trip, as one
   // script: one command for the batch (a MULTI costs the client two per key).
-  let counter: ((key: string) => Promise<number | undefined>) | undefined;
-  const counterFor = (redis: Redis) =>
-    groupCommit(async (keys: readonly string[]) => {
-      const counts = countedWindows.safeParse(
-        await redis.eval(countInWindows, keys.length, ...keys, String(windowMs)),
-      );
-      return keys.map((_, i) => (counts.success ? counts.data[i] : undefined));
-    });
+  const counter = groupCommit(async (keys: readonly string[]) => {
+    const counts = countedWindows.safeParse(
+      await deps.redis.eval(countInWindows, keys.length, ...keys, String(windowMs)),
+    );
+    return keys.map((_, i) => (counts.success ? counts.data[i] : undefined));
+  });
 
   async function count(ctx: BotContext, counted: string): Promise<number | undefined> {
-    counter ??= counterFor(ctx.deps.redis);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), redisTimeoutMs);
@@ -119,7 +124,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareFn<BotContext> {
   return async (ctx, next) => {
     if (exempt(ctx) || !ctx.from) return next();
     // an operator stopping a broadcast or granting credits is never told to wait
-    if (ctx.deps.config.adminIds.includes(ctx.from.id)) return next();
+    if (deps.adminIds.includes(ctx.from.id)) return next();
     const counted = keyOf(ctx);
     if (counted === undefined) return next();
     const outcome = await verdict(ctx, counted);
@@ -132,7 +137,7 @@ export function rateLimit(options: RateLimitOptions): MiddlewareFn<BotContext> {
     }
 
     // The registration middleware has not run yet: look up the saved language for this one notice.
-    const saved = await ctx.deps.users.get(ctx.from.id);
+    const saved = await deps.users.get(ctx.from.id);
     if (saved) ctx.i18n.useLocale(saved.language);
     const text = ctx.t(notice);
     if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text, show_alert: true });
