@@ -1,5 +1,5 @@
-/** Broadcasts: audiences, the store, the jobs that send and tick, and the reconciler. Code outside this folder imports it from here only. */
-export { audienceChoices, audienceCode, audienceFromCode, countAudience } from "./audience";
-export { type BroadcastQueue, broadcastQueue, copyJobHandler, tickJobHandler } from "./jobs";
+/** Broadcasts: the admins' /broadcast (feature and conversation), the store, the jobs that send and tick, and the reconciler. Code outside this folder imports it from here only. */
+export { broadcastFeature } from "./feature";
+export { broadcastQueue, copyJobHandler, tickJobHandler } from "./jobs";
 export { resumeBroadcasts } from "./reconciler";
-export { type Broadcast, type BroadcastStore, createBroadcastStore, type NewBroadcast } from "./store";
+export { createBroadcastStore } from "./store";

@@ -1,15 +1,16 @@
 import { createConversation } from "@grammyjs/conversations";
 import { Composer, type Context } from "grammy";
-import type { BroadcastQueue, BroadcastStore } from "../../broadcasts";
-import { countAudience } from "../../broadcasts";
-import type { Ledger } from "../../credits/ledger";
-import type { Database } from "../../db/client";
-import type { Logger } from "../../lib/logger";
-import { stopBroadcastData } from "../../telegram/callback-data";
-import type { Users } from "../../users/users";
-import type { BotContext } from "../context";
-import { broadcastConversation } from "../conversations/broadcast";
-import { markBlockedInConversation } from "../conversations/plugin";
+import type { BotContext } from "../bot/context";
+import { markBlockedInConversation } from "../bot/conversations/plugin";
+import type { Ledger } from "../credits/ledger";
+import type { Database } from "../db/client";
+import type { Logger } from "../lib/logger";
+import { stopBroadcastData } from "../telegram/callback-data";
+import type { Users } from "../users/users";
+import { countAudience } from "./audience";
+import { broadcastConversation } from "./conversation";
+import type { BroadcastQueue } from "./jobs";
+import type { BroadcastStore } from "./store";
 
 export interface BroadcastFeatureDeps {
   db: Database;

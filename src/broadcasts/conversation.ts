@@ -1,14 +1,14 @@
 import { type Context, InlineKeyboard } from "grammy";
 import type { Message } from "grammy/types";
-import type { Broadcast, NewBroadcast } from "../../broadcasts";
-import { audienceChoices, audienceCode, audienceFromCode } from "../../broadcasts";
-import type { Ledger } from "../../credits/ledger";
-import type { BroadcastAudience } from "../../db/schema";
-import { shorten } from "../../lib/shorten";
-import { panelData } from "../../telegram/callback-data";
-import type { Translate } from "../i18n";
-import { openConversation } from "./opening";
-import type { Conv } from "./screen";
+import { openConversation } from "../bot/conversations/opening";
+import type { Conv } from "../bot/conversations/screen";
+import type { Translate } from "../bot/i18n";
+import type { Ledger } from "../credits/ledger";
+import type { BroadcastAudience } from "../db/schema";
+import { shorten } from "../lib/shorten";
+import { panelData } from "../telegram/callback-data";
+import { audienceChoices, audienceCode, audienceFromCode } from "./audience";
+import type { Broadcast, NewBroadcast } from "./store";
 
 export interface BroadcastConversationDeps {
   /** the conversation opens as every other does, with the admin's balance */
