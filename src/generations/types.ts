@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { generations } from "../db/schema";
 import type { GenerationParamsInput } from "./params";
 
@@ -53,3 +54,6 @@ export interface OutputSet {
   videos: string[];
   audios: string[];
 }
+
+/** What a generation's job carries in Redis (version 1 of its data): which generation. Each stage's job data is this or extends it. */
+export const generationJobData = z.object({ v: z.literal(1), gid: z.uuid() });

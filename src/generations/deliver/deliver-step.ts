@@ -1,5 +1,5 @@
 import { GrammyError } from "grammy";
-import { z } from "zod";
+import type { z } from "zod";
 import type { TranslateFor } from "../../bot/i18n";
 import type { Logger } from "../../lib/logger";
 import { type JobHandler, type JobKind, jobHandler } from "../../queue/job";
@@ -12,7 +12,7 @@ import {
 import type { Generations } from "../service";
 import { endedBadly } from "../states";
 import { showStatus } from "../status";
-import type { Generation } from "../types";
+import { type Generation, generationJobData } from "../types";
 import { deliverInline, type InlineDeliveryDeps } from "./deliver-inline";
 import { copyOutputs, type Delivered, deliverOutputs } from "./send-outputs";
 
@@ -157,18 +157,16 @@ async function notify(g: Generation, deps: DeliverDeps): Promise<DeliverOutcome>
   return { kind: "notified" };
 }
 
-const deliverData = z.object({ v: z.literal(1), gid: z.uuid() });
-
 /**
  * The deliver job: one per generation (its id is the job id). It shares the deliver
  * queue, and its limit of Telegram sends, with broadcasts: results carry no priority,
  * so BullMQ takes them before any broadcast job.
  */
-export const deliverJob: JobKind<z.infer<typeof deliverData>> = {
+export const deliverJob: JobKind<z.infer<typeof generationJobData>> = {
   queue: "deliver",
   name: "deliver",
   label: "deliver",
-  data: deliverData,
+  data: generationJobData,
   policy: { attempts: 10, backoffMs: 2_000 },
 };
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
 import type { MediaClient } from "../../media/client";
@@ -8,7 +8,7 @@ import { type JobHandler, type JobKind, jobHandler } from "../../queue/job";
 import type { InputRef } from "../params";
 import type { Generations } from "../service";
 import { buildServiceRequest, sendServiceRequest } from "../service-request";
-import type { Generation, GenerationQueues } from "../types";
+import { type Generation, type GenerationQueues, generationJobData } from "../types";
 import type { PinOutcome, PinRefusal } from "./pin-source";
 
 export interface SubmitDeps {
@@ -228,14 +228,12 @@ export async function giveUpSubmit(
   await giveUp(id, deps, error.message);
 }
 
-const submitData = z.object({ v: z.literal(1), gid: z.uuid() });
-
 /** The submit job: one per generation (its id is the job id), sent to the service. */
-export const submitJob: JobKind<z.infer<typeof submitData>> = {
+export const submitJob: JobKind<z.infer<typeof generationJobData>> = {
   queue: "submit",
   name: "submit",
   label: "submit",
-  data: submitData,
+  data: generationJobData,
   policy: { attempts: 8, backoffMs: 2_000 },
 };
 

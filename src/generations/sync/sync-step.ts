@@ -8,7 +8,7 @@ import { classifyTask } from "../../media/task-status";
 import { type JobHandler, type JobKind, jobHandler } from "../../queue/job";
 import type { Generations } from "../service";
 import { mayStillComplete } from "../states";
-import type { GenerationQueues } from "../types";
+import { type GenerationQueues, generationJobData } from "../types";
 import type { SyncHints } from "./sync-hints";
 
 export interface SyncDeps {
@@ -131,9 +131,7 @@ async function adoptTask(id: string, taskId: string, deps: SyncDeps) {
   return current;
 }
 
-const syncData = z.object({
-  v: z.literal(1),
-  gid: z.uuid(),
+const syncData = generationJobData.extend({
   /** how many polls so far, for backoff */
   polls: z.number().int().nonnegative().default(0),
   /** a task id a webhook named for this gid, to adopt after a crash in submit */
