@@ -164,6 +164,45 @@ describe("credit ledger: the paths the contract does not pin", () => {
     expect(await ledger.account(u)).toEqual({ userId: u, available: 7, held: 0 });
   });
 
+  test("takeUpTo takes what is there and reports the rest, never below zero, once per key; moved reads an entry's amount", async () => {
+    const u = newUser();
+    await ledger.grant({ userId: u, amount: 7, key: `g-${u}` });
+    expect(await ledger.takeUpTo({ userId: u, amount: 5, key: `t1-${u}`, note: "abuse" })).toEqual({
+      taken: 5,
+      notTaken: 0,
+      applied: true,
+    });
+    expect(await entry("adjustment", `t1-${u}`)).toMatchObject({ deltaAvailable: -5, note: "abuse" });
+    expect(await ledger.takeUpTo({ userId: u, amount: 10, key: `t2-${u}` })).toEqual({
+      taken: 2,
+      notTaken: 8,
+      applied: true,
+    });
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 0, held: 0 });
+    // a repeated key takes nothing more, even once there is something to take
+    await ledger.grant({ userId: u, amount: 4, key: `g2-${u}` });
+    expect(await ledger.takeUpTo({ userId: u, amount: 3, key: `t1-${u}` })).toEqual({
+      taken: 0,
+      notTaken: 0,
+      applied: false,
+    });
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 4, held: 0 });
+    // nothing there (a user never seen): nothing taken, no entry written
+    const empty = newUser();
+    expect(await ledger.takeUpTo({ userId: empty, amount: 3, key: `t3-${empty}` })).toEqual({
+      taken: 0,
+      notTaken: 3,
+      applied: true,
+    });
+    expect(await entry("adjustment", `t3-${empty}`)).toBeUndefined();
+
+    expect(await ledger.moved("adjustment", `t2-${u}`)).toBe(-2);
+    expect(await ledger.moved("grant", `g2-${u}`)).toBe(4);
+    expect(await ledger.moved("grant", `t2-${u}`)).toBe(0);
+    expect(await ledger.moved("adjustment", `none-${u}`)).toBe(0);
+    expect(await ledger.audit({ userId: u })).toEqual([]);
+  });
+
   test("a database error inside a ledger transaction is thrown, not swallowed", async () => {
     const u = newUser();
     await ledger.grant({ userId: u, amount: 1_000_000_000, key: `g1-${u}` });
