@@ -1,6 +1,8 @@
+import { eq } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createLedger, type Ledger } from "../../../src/credits/ledger";
+import { users } from "../../../src/db/schema";
 import type { GenerationsOptions } from "../../../src/generations/context";
 import type { LifecycleEvent } from "../../../src/generations/lifecycle";
 import { createGenerations } from "../../../src/generations/service";
@@ -139,6 +141,18 @@ describe("creating a generation", () => {
     const r = await open({ prices: noImages }).create(request(u));
     expect(r).toEqual({ ok: false, reason: "no_price" });
     expect(await ledger.account(u)).toEqual({ userId: u, available: 100, held: 0 });
+  });
+
+  test("a banned user's request is refused: nothing created, nothing held, nothing told; lifting the ban lets it through", async () => {
+    const u = await funded();
+    await database.db.insert(users).values({ id: u, bannedAt: new Date() });
+    const generations = open();
+    expect(await generations.create(request(u))).toEqual({ ok: false, reason: "banned" });
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 100, held: 0 });
+    expect(await generations.recent(u, 10)).toEqual([]);
+    expect({ enqueued, events }).toEqual({ enqueued: [], events: [] });
+    await database.db.update(users).set({ bannedAt: null }).where(eq(users.id, u));
+    expect(await generations.create(request(u))).toMatchObject({ ok: true, created: true });
   });
 
   test("invalid params say what is wrong", async () => {

@@ -367,6 +367,96 @@ describe("the state machine's arrows, from every state", () => {
     expect(await generations.byTaskId(`task-${q.id}`)).toEqual(accepted);
     expect(await generations.byTaskId("no-such-task")).toBeNull();
   });
+  /** a queued image request of user `u` (granted enough credits first) */
+  async function requestOf(u: number, key: string, prompt = "a fox") {
+    await ledger.grant({ userId: u, amount: 100, key: `grant-${key}` });
+    const r = await generations.create({
+      key,
+      userId: u,
+      language: "en",
+      chat: { chatId: u },
+      params: { operation: "image", prompt, model: "nano-core-2", imageSize: "1:1", numImages: 1 },
+    });
+    if (!r.ok) throw new Error(`not created: ${r.reason}`);
+    return r.generation;
+  }
+  const setRow = (id: string, values: Partial<Generation>) =>
+    database.db.update(generationsTable).set(values).where(eq(generationsTable.id, id));
+
+  test("an admin's cancellation takes only this user's queued requests, each released once", async () => {
+    const u = nextUser++;
+    const a = await requestOf(u, `cq-a-${u}`);
+    const b = await requestOf(u, `cq-b-${u}`);
+    const running = await requestOf(u, `cq-c-${u}`);
+    await setRow(running.id, { state: "pending" });
+    const other = await requestOf(nextUser++, `cq-d-${u}`);
+
+    const cancelled = await generations.cancelQueuedOf(u);
+    expect(cancelled.map((g) => g.id).sort()).toEqual([a.id, b.id].sort());
+    for (const g of cancelled) {
+      expect(g).toMatchObject({ state: "cancelled", error: { reason: "cancelled_by_admin" } });
+      expect(await holdOf(g.holdKey)).toMatchObject({ state: "released" });
+    }
+    expect(await stateOf(running.id)).toBe("pending");
+    expect(await holdOf(running.holdKey)).toMatchObject({ state: "open" });
+    expect(await stateOf(other.id)).toBe("queued");
+    expect(await generations.cancelQueuedOf(u)).toEqual([]);
+    expect(await ledger.audit()).toEqual([]);
+  });
+
+  test("stuck: requests not at rest whose last move is before the cutoff, oldest first, up to the limit", async () => {
+    // long before anything else in this database, so only these are old enough
+    const at = (hour: number) => new Date(Date.UTC(2020, 0, 1, hour));
+    const pending = await inState("pending", { updatedAt: at(1) });
+    const delivering = await inState("delivering", { updatedAt: at(2) });
+    await inState("delivered", { updatedAt: at(0) });
+    await inState("failed", { updatedAt: at(0) });
+    await inState("queued", { updatedAt: at(5) });
+    const found = await generations.stuck(at(4), 10);
+    expect(found.map((g) => [g.id, g.state])).toEqual([
+      [pending.id, "pending"],
+      [delivering.id, "delivering"],
+    ]);
+    expect(found[0]).toMatchObject({ userId: pending.u, operation: "image", updatedAt: at(1) });
+    expect((await generations.stuck(at(4), 1)).map((g) => g.id)).toEqual([pending.id]);
+  });
+
+  test("delivered results with kept files, newest first; a match is any-case and takes % and _ literally", async () => {
+    const u = nextUser++;
+    const at = (minute: number) => new Date(clockNow + minute * 60_000);
+    const delivered = async (
+      key: string,
+      prompt: string,
+      minute: number,
+      fileIds: string[] | null = ["f"],
+    ) => {
+      const g = await requestOf(u, `dw-${key}-${u}`, prompt);
+      await setRow(g.id, { state: "delivered", fileIds, createdAt: at(minute) });
+      return g.id;
+    };
+    const fox = await delivered("fox", "a red Fox", 1);
+    const whale = await delivered("whale", "a 100% blue whale", 2);
+    const owl = await delivered("owl", "green_owl", 3);
+    await delivered("nofiles", "a fox without files", 4, null);
+    await delivered("empty", "a fox with none kept", 5, []);
+    const failed = await requestOf(u, `dw-failed-${u}`, "a failed fox");
+    await setRow(failed.id, { state: "failed", fileIds: ["f"] });
+    const others = await requestOf(nextUser++, `dw-other-${u}`, "another's fox");
+    await setRow(others.id, { state: "delivered", fileIds: ["f"], createdAt: at(9) });
+
+    const ids = async (match?: string, limit = 10) =>
+      (await generations.deliveredWithFiles(u, { ...(match === undefined ? {} : { match }), limit })).map(
+        (g) => g.id,
+      );
+    expect(await ids()).toEqual([owl, whale, fox]);
+    expect(await ids("  ")).toEqual([owl, whale, fox]);
+    expect(await ids("FOX")).toEqual([fox]);
+    expect(await ids("100%")).toEqual([whale]);
+    expect(await ids("%")).toEqual([whale]);
+    expect(await ids("_")).toEqual([owl]);
+    expect(await ids(undefined, 1)).toEqual([owl]);
+  });
+
   test("a ledger that refuses to release, charge or refund stops the arrow: the state does not move", async () => {
     const refuse = async () => ({ ok: false as const, reason: "not_found" as const });
     const stubborn = createGenerations({
