@@ -52,6 +52,6 @@ export function jobHandler<D>(
     queue: kind.queue,
     name: kind.name,
     label: kind.label,
-    handle: (data, attempt) => run(kind.data.parse(data), attempt),
+    handle: async (data, attempt) => run(kind.data.parse(data), attempt),
   };
 }

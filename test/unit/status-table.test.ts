@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { translateFor as t, translate } from "../../src/bot/i18n";
 import { generationStates } from "../../src/db/schema";
-import { queuedText, statusView } from "../../src/generations/status";
+import { queuedText, type StatusApi, showStatus, statusView } from "../../src/generations/status";
 import type { Generation } from "../../src/generations/types";
 import { generationRow } from "../support/generation-row";
 
@@ -58,5 +58,43 @@ describe("the status table", () => {
   test("a long queue shows the user's place", () => {
     expect(queuedText(en, 0)).toBe(en("gen-queued"));
     expect(queuedText(en, 3)).toBe(`${en("gen-queued")}\n${en("cv-queue-position", { position: 4 })}`);
+  });
+
+  test("in inline mode the placed message is the status: edited by its inline id, never in a chat, never twice, nothing once delivered", async () => {
+    const calls: string[] = [];
+    const shown: string[] = [];
+    const api = {
+      editMessageTextInline: async (id: string, text: string) => void calls.push(`inline ${id}: ${text}`),
+      editMessageText: async () => void calls.push("chat edit"),
+      sendMessage: async () => void calls.push("chat send"),
+    } as unknown as StatusApi;
+    const generations = {
+      setStatusShown: async (_id: string, text: string | null) => void shown.push(text ?? ""),
+    };
+    const inline = (patch: Partial<Generation>) =>
+      generationRow({ inlineMessageId: "im-1", chatId: 5, statusMessageId: 10, ...patch });
+
+    await showStatus(api, generations, inline({ state: "pending" }), t);
+    expect(calls).toEqual([`inline im-1: ${en("gen-generating")}`]);
+    expect(shown).toEqual([en("gen-generating")]);
+    await showStatus(api, generations, inline({ state: "pending", statusShown: en("gen-generating") }), t);
+    expect(calls).toHaveLength(1);
+    await showStatus(api, generations, inline({ state: "delivered", charged: 10 }), t);
+    expect(calls).toHaveLength(1);
+    await showStatus(
+      api,
+      generations,
+      inline({ state: "failed", charged: 7, error: { reason: "undeliverable" } }),
+      t,
+    );
+    expect(calls[1]).toBe(`inline im-1: ${en("inline-undeliverable", { price: 7 })}`);
+    await showStatus(
+      api,
+      generations,
+      inline({ state: "failed", price: 12, error: { reason: "task_failed" } }),
+      t,
+    );
+    expect(calls[2]).toBe(`inline im-1: ${en("gen-failed", { price: 12 })}`);
+    expect(calls.filter((c) => c.startsWith("chat"))).toEqual([]);
   });
 });

@@ -8,7 +8,12 @@ import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { translate } from "../../../src/bot/i18n";
 import type { Ledger } from "../../../src/credits/ledger";
-import { type DeliverDeps, deliverGeneration } from "../../../src/generations/deliver/deliver-step";
+import {
+  type DeliverDeps,
+  deliverGeneration,
+  deliverJob,
+  deliverJobHandler,
+} from "../../../src/generations/deliver/deliver-step";
 import type { Generations } from "../../../src/generations/service";
 import { startTelegramStandIn, type TelegramStandIn, type TestUser } from "../../../src/playground/telegram";
 import { solidPng } from "../../../src/playground/telegram/images";
@@ -194,6 +199,26 @@ describe("the deliver step", () => {
     const { id } = await completed(user);
     tg.failNext("sendPhoto", { code: 429, description: "Too Many Requests: retry after 42", retryAfter: 42 });
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "flood", retryAfterSeconds: 42 });
+  });
+
+  test("the deliver job: on the deliver queue, its data checked; a flood pauses the queue for its wait, else done", async () => {
+    expect(deliverJob).toMatchObject({ queue: "deliver", name: "deliver", label: "deliver" });
+    const handler = deliverJobHandler(deps());
+    expect(handler).toMatchObject({ queue: "deliver", name: "deliver", label: "deliver" });
+    const user = await startedUser();
+    const flooded = await completed(user);
+    tg.failNext("sendPhoto", { code: 429, description: "Too Many Requests: retry after 42", retryAfter: 42 });
+    expect(await handler.handle({ v: 1, gid: flooded.id }, { final: false })).toEqual({
+      kind: "pause",
+      outcome: "flood",
+      realMs: 42_000,
+    });
+    expect(await handler.handle({ v: 1, gid: flooded.id }, { final: false })).toEqual({
+      kind: "done",
+      outcome: "delivered",
+    });
+    await expect(handler.handle({ v: 2, gid: flooded.id }, { final: false })).rejects.toThrow();
+    await expect(handler.handle({ v: 1, gid: "not-a-uuid" }, { final: false })).rejects.toThrow();
   });
 
   test("a generation that failed is told once: the notice, then nothing on a second run", async () => {
