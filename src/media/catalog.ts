@@ -306,3 +306,8 @@ export function dubbingBilledMinutes(durationSeconds: number): number {
     Math.ceil(durationSeconds / limits.dubbingBillingUnitSeconds),
   );
 }
+
+/** The dubbing target a new /dub starts with: the user's own language when it is one, else English. */
+export function defaultDubTarget(language: string): DubbingLanguage {
+  return isDubbingLanguage(language) ? language : "en";
+}

@@ -1,4 +1,6 @@
-/** Remembered choices: the store, and the options read back from it. Code outside this folder imports it from here only. */
+/** Remembered choices: the store, the options read back from it, and /settings, which shows and forgets them. Code outside this folder imports it from here only. */
+
+export { settingsCommands, settingsFeature } from "./feature";
 export {
   dubLanguagesFrom,
   dubLanguagesOfStored,

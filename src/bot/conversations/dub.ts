@@ -5,11 +5,11 @@ import { shorten } from "../../lib/shorten";
 import {
   type DubbingLanguage,
   type DubbingSourceLanguage,
+  defaultDubTarget,
   dubbingLanguages,
   isDubbingLanguage,
 } from "../../media/catalog";
 import { dubLanguagesFrom, dubLanguagesOfStored } from "../../preferences";
-import type { Language } from "../../users/language";
 import type { Translate } from "../i18n";
 import { collectMedia } from "./collect-media";
 import { confirmRequest } from "./confirm-request";
@@ -92,15 +92,11 @@ function mediaFromParams(p: NonNullable<DubSeed["params"]>): MediaInput {
 }
 
 /** Dubbing into the user's own language is the likely wish; for anyone else, English. */
-export function defaultTarget(language: Language): DubbingLanguage {
-  return isTarget(language) ? language : "en";
-}
-
 /** /dub: a file or link, the target (and source) language from 30 (plus auto), the price, Confirm. */
 export function dubConversation(deps: ConversationDeps) {
   return async function dub(conversation: Conv, ctx: Context, seed: DubSeed): Promise<void> {
     const { screen, t, who, available, language } = await openConversation(deps, conversation, ctx, seed);
-    const fallback = defaultTarget(language);
+    const fallback = defaultDubTarget(language);
     const remembered = seed.params
       ? undefined
       : dubLanguagesOfStored(await readRemembered(conversation, deps, who.userId, "dub"), fallback);

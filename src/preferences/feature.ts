@@ -1,13 +1,12 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { imageModelInfo, type Operation, operations } from "../../media/catalog";
-import type { Preferences, StoredOptions } from "../../preferences";
-import { dubLanguagesOfStored, imageOptionsOfStored, videoOptionsOfStored } from "../../preferences";
-import { settingsResetData } from "../../telegram/callback-data";
-import { isTelegramFailure } from "../../telegram/telegram-error";
-import type { Language } from "../../users/language";
-import type { BotContext } from "../context";
-import { defaultTarget } from "../conversations/dub";
-import { negotiateLanguage } from "../i18n";
+import type { BotContext } from "../bot/context";
+import { negotiateLanguage } from "../bot/i18n";
+import { defaultDubTarget, imageModelInfo, type Operation, operations } from "../media/catalog";
+import { settingsResetData } from "../telegram/callback-data";
+import { isTelegramFailure } from "../telegram/telegram-error";
+import type { Language } from "../users/language";
+import { dubLanguagesOfStored, imageOptionsOfStored, videoOptionsOfStored } from "./options";
+import type { Preferences, StoredOptions } from "./store";
 
 /** Commands of this feature, for the command menu (each has a `cmd-<name>` description). */
 export const settingsCommands = ["settings"] as const;
@@ -50,7 +49,7 @@ function describe(t: T, language: Language, operation: Operation, stored: unknow
       return t("settings-video", { value: parts.join(" · ") });
     }
     case "dub": {
-      const o = dubLanguagesOfStored(stored, defaultTarget(language));
+      const o = dubLanguagesOfStored(stored, defaultDubTarget(language));
       if (!o) return undefined;
       const value = t("settings-languages", {
         target: languageName(o.target),
