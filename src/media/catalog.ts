@@ -307,7 +307,7 @@ export function dubbingBilledMinutes(durationSeconds: number): number {
   );
 }
 
-/** The dubbing target a new /dub starts with: the user's own language when it is one, else English. */
+/** The dubbing target a new /dub starts with: into the user's own language is the likely wish; for anyone else, English. */
 export function defaultDubTarget(language: string): DubbingLanguage {
   return isDubbingLanguage(language) ? language : "en";
 }

@@ -6,10 +6,10 @@ import { createReferrals } from "./store";
 /** Commands of this feature, for the command menu (each has a `cmd-<name>` description). */
 export const referralCommands = ["invite"] as const;
 
-/** /invite: the user's own invite link, how it works and what it has brought so far. */
 /** What invites read: the referral tables, the bonus setting, the referrer's name. */
 export type InviteDeps = Pick<BotDeps, "db" | "config" | "users">;
 
+/** /invite: the user's own invite link, how it works and what it has brought so far. */
 export function inviteFeature(deps: InviteDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
   feature.chatType("private").command("invite", async (ctx) => {

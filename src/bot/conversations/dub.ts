@@ -91,7 +91,6 @@ function mediaFromParams(p: NonNullable<DubSeed["params"]>): MediaInput {
   };
 }
 
-/** Dubbing into the user's own language is the likely wish; for anyone else, English. */
 /** /dub: a file or link, the target (and source) language from 30 (plus auto), the price, Confirm. */
 export function dubConversation(deps: ConversationDeps) {
   return async function dub(conversation: Conv, ctx: Context, seed: DubSeed): Promise<void> {

@@ -73,12 +73,6 @@ end
 return counts`;
 const countedWindows = z.array(z.number());
 
-/**
- * A fixed window per key (the sender by default), counted in Redis so every
- * process shares it. The first update over the limit gets one polite notice;
- * the rest of the window is dropped silently. When Redis is slow or down, updates pass: the limiter
- * protects the bot, it must not become the thing that stops it.
- */
 /** The counts' Redis, the saved language for the one notice, and the admins (never limited). */
 export interface RateLimitDeps {
   redis: Redis;
@@ -86,6 +80,12 @@ export interface RateLimitDeps {
   adminIds: readonly number[];
 }
 
+/**
+ * A fixed window per key (the sender by default), counted in Redis so every
+ * process shares it. The first update over the limit gets one polite notice;
+ * the rest of the window is dropped silently. When Redis is slow or down, updates pass: the limiter
+ * protects the bot, it must not become the thing that stops it.
+ */
 export function rateLimit(deps: RateLimitDeps, options: RateLimitOptions): MiddlewareFn<BotContext> {
   const { limit, windowMs, keyPrefix, redisTimeoutMs } = options;
   const keyOf = options.key ?? perUser;
