@@ -2,6 +2,7 @@ import { CommandGroup } from "@grammyjs/commands";
 import type { Api, Bot, MiddlewareFn } from "grammy";
 import type { BotCommandScope } from "grammy/types";
 import type { Logger } from "../lib/logger";
+import { messageOf } from "../lib/message-of";
 import { languages } from "../users/language";
 import type { BotContext } from "./context";
 import { translate } from "./i18n";
@@ -113,8 +114,9 @@ export async function syncCommands(
       if (call.scope?.type !== "chat" || typeof call.scope.chat_id !== "number") throw err;
       const adminId = call.scope.chat_id;
       if (!pending.has(adminId)) {
+        // routine (the admin has not started the bot yet): the reason, not the call's whole payload and stack
         options.logger?.warn(
-          { err, adminId },
+          { adminId, reason: messageOf(err) },
           "could not set an admin's command menu: set at their first update",
         );
       }
@@ -134,7 +136,10 @@ export function retryAdminMenus(): MiddlewareFn<BotContext> {
       try {
         for (const call of calls) await setMenu(ctx.api, call);
       } catch (err) {
-        ctx.logger.warn({ err, adminId: ctx.from.id }, "could not set an admin's command menu");
+        ctx.logger.warn(
+          { adminId: ctx.from.id, reason: messageOf(err) },
+          "could not set an admin's command menu",
+        );
       }
     }
     return next();

@@ -2,6 +2,7 @@ import { run } from "@grammyjs/runner";
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import type { Logger } from "../lib/logger";
+import { messageOf } from "../lib/message-of";
 import { classifyTelegramError } from "../telegram/telegram-error";
 import { allowedUpdates, servedType } from "./allowed-updates";
 import { cleanUpdate } from "./clean-update";
@@ -62,7 +63,7 @@ export async function startPolling(
         } catch (err) {
           if (signal?.aborted) throw err;
           const failure = classifyTelegramError(err);
-          const why = err instanceof Error ? err.message : String(err);
+          const why = messageOf(err);
           if (failure?.kind === "operator") {
             options.onFatal?.(
               failure.reason === "conflict"
@@ -100,7 +101,7 @@ export async function startPolling(
       if (!stopping) options.onFatal?.("polling stopped on its own");
     },
     (err: unknown) => {
-      if (!stopping) options.onFatal?.(`polling failed: ${err instanceof Error ? err.message : String(err)}`);
+      if (!stopping) options.onFatal?.(`polling failed: ${messageOf(err)}`);
     },
   );
   async function drain(): Promise<void> {

@@ -1,5 +1,6 @@
 import { openDatabase } from "../db/client";
 import { databaseTargetFromEnv } from "../db/database-target";
+import { messageOf } from "../lib/message-of";
 import { createLedger } from "./ledger";
 
 /**
@@ -20,6 +21,6 @@ try {
     await handle.close();
   }
 } catch (err) {
-  console.error(`ledger audit could not run: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(`ledger audit could not run: ${messageOf(err)}`);
   process.exit(2);
 }

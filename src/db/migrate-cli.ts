@@ -1,3 +1,4 @@
+import { messageOf } from "../lib/message-of";
 import { openDatabase } from "./client";
 import { databaseTargetFromEnv } from "./database-target";
 import { migrateDatabase } from "./migrate";
@@ -12,6 +13,6 @@ try {
   }
   console.log(`migrations applied (${handle.kind})`);
 } catch (err) {
-  console.error(`migrations not applied: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(`migrations not applied: ${messageOf(err)}`);
   process.exit(1);
 }

@@ -3,6 +3,7 @@ import type { IncomingMessage } from "node:http";
 import { request } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import type { Logger } from "../lib/logger";
+import { messageOf } from "../lib/message-of";
 import { type AddressPolicy, isPublicAddress } from "./public-address";
 
 /**
@@ -179,7 +180,7 @@ export async function readGuardedLink<T>(
   } catch (err) {
     const reason = stopReason(err, controller.signal);
     options.logger?.warn(
-      { reason, host: hostOf(link), err: err instanceof Error ? err.message : String(err) },
+      { reason, host: hostOf(link), err: messageOf(err) },
       `${options.what}: link not read`,
     );
     return { ok: false, reason };

@@ -21,6 +21,7 @@ import { countFloodWaits } from "../http/instrument";
 import { mediaWebhookRoutes } from "../http/media-webhook";
 import { rootApp } from "../http/root";
 import { createInlineOffers, inlineFeature } from "../inline";
+import { messageOf } from "../lib/message-of";
 import { type LinkProbeOptions, linkDurationProbe } from "../media/link-duration";
 import { buyFeature, checkoutFeature, paymentCommands, refundedPaymentFeature } from "../payments";
 import { createPreferences, settingsCommands, settingsFeature } from "../preferences";
@@ -82,7 +83,7 @@ export async function startWebRole(
       stopped.now = true;
     });
     intake = startIntake(bot, journal, s, options, stops, stopped).catch((err: unknown) =>
-      options.onFatal(`Telegram intake failed: ${err instanceof Error ? err.message : String(err)}`),
+      options.onFatal(`Telegram intake failed: ${messageOf(err)}`),
     );
   }
   const { port } = server.address() as AddressInfo;
@@ -246,7 +247,7 @@ async function initBot(
       return true;
     } catch (err) {
       const failure = classifyTelegramError(err);
-      const why = err instanceof Error ? err.message : String(err);
+      const why = messageOf(err);
       if (failure?.kind === "operator") {
         options.onFatal(`Telegram refused the bot token (${why}): check BOT_TOKEN`);
         return false;
