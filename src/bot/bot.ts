@@ -44,6 +44,8 @@ export interface CreateBotOptions {
   groupRateLimit?: Partial<RateLimitOptions>;
   /** where updates are recorded before handling; one over `deps.db` by default */
   journal?: UpdateJournal;
+  /** the features' commands in the menu, as given to `syncCommands`: /language sets a user's menu from them */
+  menuCommands?: readonly string[];
 }
 
 /** Where in the bot's chain a feature's composer runs. */
@@ -140,7 +142,7 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
     startFeature(deps),
     helpFeature,
     balanceFeature(deps),
-    languageFeature(deps),
+    languageFeature(deps, options.menuCommands ?? []),
     cancelFeature(deps),
     membershipFeature(deps),
   );

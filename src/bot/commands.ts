@@ -3,7 +3,7 @@ import type { Api, Bot, MiddlewareFn } from "grammy";
 import type { BotCommandScope } from "grammy/types";
 import type { Logger } from "../lib/logger";
 import { messageOf } from "../lib/message-of";
-import { languages } from "../users/language";
+import { type Language, languages } from "../users/language";
 import type { BotContext } from "./context";
 import { translate } from "./i18n";
 
@@ -73,7 +73,7 @@ export function commandMenus(
 export interface SyncCommandsOptions {
   /** bot admins: each gets the admin commands in their own chat */
   adminIds?: readonly number[];
-  logger?: Pick<Logger, "warn">;
+  logger?: Pick<Logger, "info">;
 }
 
 type MenuCall = ReturnType<CommandGroup<BotContext>["toArgs"]>["scopes"][number];
@@ -84,6 +84,44 @@ async function setMenu(api: Api, { scope, language_code, commands }: MenuCall): 
     commands.map(({ command, description }) => ({ command, description })),
     other,
   );
+}
+
+/** What the menus are made of: the features' commands (see `syncCommands`) and the bot admins. */
+export interface MenuSource {
+  extra: readonly string[];
+  adminIds: readonly number[];
+}
+
+/**
+ * Sets a user's private-chat menu in the language they chose (/language),
+ * whatever their client's language: one menu in their chat's scope, with no
+ * language_code. A bot admin's keeps the admin commands, and their start-up
+ * menus per client language are deleted, or those would still win over the
+ * choice.
+ */
+export async function setChosenLanguageMenu(
+  api: Api,
+  userId: number,
+  language: Language,
+  source: MenuSource,
+): Promise<void> {
+  const admin = source.adminIds.includes(userId);
+  const { scopes } = commandMenus(source.extra, admin ? [userId] : []).toArgs();
+  const privateMenu = (call: MenuCall) =>
+    admin ? call.scope?.type === "chat" : call.scope?.type === "all_private_chats";
+  // the menus' own language (English) is the one without a language_code
+  const chosen = scopes.find(
+    (call) => privateMenu(call) && (call.language_code ?? languages[0]) === language,
+  );
+  if (!chosen) throw new Error(`no private menu in ${language}`);
+  const scope = { type: "chat", chat_id: userId } as const;
+  await setMenu(api, { scope, commands: chosen.commands });
+  if (!admin) return;
+  for (const call of scopes) {
+    if (privateMenu(call) && call.language_code) {
+      await api.deleteMyCommands({ scope, language_code: call.language_code });
+    }
+  }
 }
 
 /**
@@ -115,7 +153,7 @@ export async function syncCommands(
       const adminId = call.scope.chat_id;
       if (!pending.has(adminId)) {
         // routine (the admin has not started the bot yet): the reason, not the call's whole payload and stack
-        options.logger?.warn(
+        options.logger?.info(
           { adminId, reason: messageOf(err) },
           "could not set an admin's command menu: set at their first update",
         );

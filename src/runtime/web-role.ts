@@ -34,6 +34,9 @@ import type { Services } from "./services";
 import type { RuntimeTiming } from "./settings";
 import { phase, type StopPhases } from "./stop-phases";
 
+/** The features' commands in the menu (each has a `cmd-<name>` locale key), besides everyone's. */
+const menuCommands = [...conversationCommands, ...settingsCommands, ...referralCommands, ...paymentCommands];
+
 export interface WebRole {
   bot: Bot<BotContext> | undefined;
   url: string;
@@ -107,6 +110,7 @@ function telegramBot(
       apiTransformers: [countFloodWaits(s.metrics)],
       inFlight,
       journal,
+      menuCommands,
       ...(botInfo ? { botInfo } : {}),
       // every feature, in one list: each runs at its phase (bot.ts), in this order within it
       features: [
@@ -273,14 +277,9 @@ async function startIntake(
   const { config, logger } = s;
   const { timing, readiness } = options;
   if (!(await initBot(bot, s, options, stopped))) return;
-  await syncCommands(
-    bot,
-    [...conversationCommands, ...settingsCommands, ...referralCommands, ...paymentCommands],
-    {
-      adminIds: config.adminIds,
-      logger,
-    },
-  ).catch((err: unknown) => logger.warn({ err }, "could not set the command menus"));
+  await syncCommands(bot, menuCommands, { adminIds: config.adminIds, logger }).catch((err: unknown) =>
+    logger.warn({ err }, "could not set the command menus"),
+  );
   // what a crash left unfinished, then whatever a lost lease leaves behind
   const recovery = startUpdateRecovery(bot, journal, logger);
   stops.onStop(phase.updates, () => recovery.stop());

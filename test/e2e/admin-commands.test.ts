@@ -54,7 +54,7 @@ describe("admin commands end to end", () => {
   beforeAll(async () => {
     h = await startHarness({
       noRuntime: true,
-      env: { ADMIN_IDS: `${adminId},${lateAdminId},${absentAdminId}`, LOG_LEVEL: "warn" },
+      env: { ADMIN_IDS: `${adminId},${lateAdminId},${absentAdminId}`, LOG_LEVEL: "info" },
       logs,
     });
     // the admin started the bot before this run, so the start-up can set their menu
@@ -419,7 +419,7 @@ describe("admin commands end to end", () => {
     // as the clients show them
     expect(admin.commandMenu().map((c) => c.command)).toEqual(expect.arrayContaining(adminOnly));
     expect(admin.commandMenu().find((c) => c.command === "grant")?.description).toBe(en("cmd-grant"));
-    const persianAdminMenu = h.tg.commandMenu(adminId, "fa");
+    const persianAdminMenu = h.tg.commandMenu(adminId, { language: "fa" });
     expect(persianAdminMenu.find((c) => c.command === "stats")?.description).toBe(
       translate("fa", "cmd-stats"),
     );
@@ -438,9 +438,9 @@ describe("admin commands end to end", () => {
     await eventually(async () =>
       lateAdmin.commandMenu().some((c) => c.command === "stats") ? true : undefined,
     );
-    expect(h.tg.commandMenu(lateAdminId, "fa").find((c) => c.command === "ban")?.description).toBe(
-      translate("fa", "cmd-ban"),
-    );
+    expect(
+      h.tg.commandMenu(lateAdminId, { language: "fa" }).find((c) => c.command === "ban")?.description,
+    ).toBe(translate("fa", "cmd-ban"));
     // the admin who never started the bot: logged, the others' menus set all the same
     expect(
       logs.some(

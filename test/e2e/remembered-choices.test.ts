@@ -91,10 +91,10 @@ describe("remembered choices", () => {
   });
 
   test("/settings is in the private command menu in English and Persian", () => {
-    expect(h.tg.commandMenu(0).find((c) => c.command === "settings")?.description).toBe(
+    expect(h.tg.commandMenu(0, {}).find((c) => c.command === "settings")?.description).toBe(
       "Your saved settings",
     );
-    expect(h.tg.commandMenu(0, "fa").find((c) => c.command === "settings")?.description).toBe(
+    expect(h.tg.commandMenu(0, { language: "fa" }).find((c) => c.command === "settings")?.description).toBe(
       "تنظیمات ذخیره‌شدهٔ شما",
     );
   });

@@ -1,7 +1,9 @@
 import { Composer, InlineKeyboard } from "grammy";
+import { messageOf } from "../../lib/message-of";
 import { languageData } from "../../telegram/callback-data";
 import { isTelegramFailure } from "../../telegram/telegram-error";
 import { type Language, languageSchema } from "../../users/language";
+import { setChosenLanguageMenu } from "../commands";
 import type { BotContext, BotDeps } from "../context";
 
 /** Each language is offered under its own name, whatever the current language. */
@@ -15,7 +17,14 @@ function languageKeyboard(): InlineKeyboard {
   return keyboard;
 }
 
-export function languageFeature(deps: Pick<BotDeps, "users">): Composer<BotContext> {
+/**
+ * /language: the choice is saved, and the user's command menu follows it.
+ * `menuCommands`: the features' commands in the menu, as given to `syncCommands`.
+ */
+export function languageFeature(
+  deps: Pick<BotDeps, "users" | "config">,
+  menuCommands: readonly string[],
+): Composer<BotContext> {
   const languageFeature = new Composer<BotContext>();
 
   languageFeature.command("language", (ctx) =>
@@ -37,6 +46,16 @@ export function languageFeature(deps: Pick<BotDeps, "users">): Composer<BotConte
     await ctx.editMessageText(done).catch((err: unknown) => {
       if (!isTelegramFailure(err, "not-modified")) throw err;
     });
+    // the choice is made whatever happens to the menu
+    await setChosenLanguageMenu(ctx.api, ctx.from.id, choice, {
+      extra: menuCommands,
+      adminIds: deps.config.adminIds,
+    }).catch((err: unknown) =>
+      ctx.logger.warn(
+        { userId: ctx.from.id, reason: messageOf(err) },
+        "could not set the user's command menu",
+      ),
+    );
   });
   return languageFeature;
 }

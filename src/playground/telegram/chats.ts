@@ -87,11 +87,16 @@ export class ChatStore {
     return [...this.chats.values()];
   }
 
-  /** The chat a bot call addresses: errors as Telegram gives them for an unknown, blocked or unstarted chat. */
-  target(chatId: number | string): ChatState {
+  /** A chat by id or @username, whatever the bot may do in it. */
+  find(chatId: number | string): ChatState | undefined {
     const id =
       typeof chatId === "string" ? this.byUsername.get(chatId.replace(/^@/, "").toLowerCase()) : chatId;
-    const state = id === undefined ? undefined : this.chats.get(id);
+    return id === undefined ? undefined : this.chats.get(id);
+  }
+
+  /** The chat a bot call addresses: errors as Telegram gives them for an unknown, blocked or unstarted chat. */
+  target(chatId: number | string): ChatState {
+    const state = this.find(chatId);
     if (!state) throw badRequest("chat not found");
     if (state.chat.type === "private") {
       if (state.blocked) throw forbidden("bot was blocked by the user");

@@ -54,7 +54,7 @@ export const commandScopeSchema = z.discriminatedUnion("type", [
   z.looseObject({
     type: z.literal("chat_member"),
     chat_id: z.union([z.number(), z.string()]),
-    user_id: z.number(),
+    user_id: z.number().int(),
   }),
 ]);
 export type CommandScope = z.infer<typeof commandScopeSchema>;

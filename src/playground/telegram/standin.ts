@@ -50,7 +50,11 @@ export interface TelegramStandIn {
   inlineMessage(inlineMessageId: string): BotMessage | undefined;
   /** switches @BotFather's inline feedback (chosen_inline_result updates) on or off */
   setInlineFeedback(on: boolean): void;
-  commandMenu(chatId: number, language?: string): ReturnType<typeof commandMenuFor>;
+  /** the command menu `userId` sees in a chat (a group's admins see theirs), in `language` */
+  commandMenu(
+    chatId: number,
+    options: { userId?: number; language?: string },
+  ): ReturnType<typeof commandMenuFor>;
   webhookInfo(): WebhookInfo;
   /** a chat's state (messages with their history), for a viewer such as the playground page */
   chat(chatId: number): ChatState | undefined;
@@ -132,7 +136,7 @@ export async function startTelegramStandIn(options: StandInOptions = {}): Promis
     setInlineFeedback(on) {
       w.inlineFeedback = on;
     },
-    commandMenu: (chatId, language) => commandMenuFor(w, chatId, language),
+    commandMenu: (chatId, menuOptions) => commandMenuFor(w, chatId, menuOptions),
     webhookInfo: () => w.updates.webhookInfo(),
     chat: (chatId) => w.chats.get(chatId),
     file(fileId) {

@@ -1,18 +1,50 @@
 import type { BotCommand, MenuButton } from "grammy/types";
 import { z } from "zod";
+import { type ChatState, isGroupChat } from "../chats";
 import { badRequest } from "../errors";
 import type { Params } from "../params";
 import { botCommandsSchema, type CommandScope, commandScopeSchema, menuButtonSchema } from "../schemas";
 import type { MethodHandler, World } from "../world";
 
-function scopeKey(scope: CommandScope | undefined): string {
+type ChatScope = Extract<CommandScope, { chat_id: number | string }>;
+
+/**
+ * The chat a scope names, checked as Telegram does: one the bot knows (a user
+ * who never wrote to it is not), and a group for the per-group scopes.
+ */
+function scopeChat(w: World, scope: ChatScope): ChatState {
+  const state = w.chats.find(scope.chat_id);
+  if (!state || (state.chat.type === "private" && !state.started)) throw badRequest("chat not found");
+  if (state.chat.type === "channel") throw badRequest("can't change commands in channel chats");
+  if (state.chat.type === "private" && scope.type !== "chat") {
+    throw badRequest("can't use specified scope in private chats");
+  }
+  return state;
+}
+
+/** A user the bot has seen: in their private chat with it, or in a group it is in. */
+function knownUser(w: World, userId: number): boolean {
+  return w.chats
+    .all()
+    .some((c) =>
+      c.chat.type === "private"
+        ? c.chat.id === userId && c.started
+        : c.members.has(userId) || c.former?.has(userId) === true,
+    );
+}
+
+/** Where a menu is kept in `w.commands`: the scope (its chat by id, never by @username), then `|language`. */
+function scopeKey(w: World, scope: CommandScope | undefined): string {
   if (!scope) return "default";
   switch (scope.type) {
     case "chat":
     case "chat_administrators":
-      return `${scope.type}:${scope.chat_id}`;
-    case "chat_member":
-      return `chat_member:${scope.chat_id}:${scope.user_id}`;
+      return `${scope.type}:${scopeChat(w, scope).chat.id}`;
+    case "chat_member": {
+      const chatId = scopeChat(w, scope).chat.id;
+      if (!knownUser(w, scope.user_id)) throw badRequest("user not found");
+      return `chat_member:${chatId}:${scope.user_id}`;
+    }
     default:
       return scope.type;
   }
@@ -20,20 +52,45 @@ function scopeKey(scope: CommandScope | undefined): string {
 
 function commandsKey(w: World, p: Params): string {
   const scope = p.json("scope", commandScopeSchema, "bot command scope");
-  if (scope && "chat_id" in scope) w.chats.target(scope.chat_id as number | string);
   const language = p.string("language_code") ?? "";
   if (language !== "" && !/^[a-z]{2}$/.test(language)) throw badRequest("LANG_CODE_INVALID");
-  return `${scopeKey(scope)}|${language}`;
+  return `${scopeKey(w, scope)}|${language}`;
+}
+
+/** The scopes whose menu a viewer of a group sees, most specific first (admins get theirs too). */
+function groupScopes(state: ChatState, userId: number | undefined): string[] {
+  const id = state.chat.id;
+  const admin = userId !== undefined && state.roles?.has(userId) === true;
+  return [
+    ...(userId !== undefined ? [`chat_member:${id}:${userId}`] : []),
+    ...(admin ? [`chat_administrators:${id}`] : []),
+    `chat:${id}`,
+    ...(admin ? ["all_chat_administrators"] : []),
+    "all_group_chats",
+    "default",
+  ];
 }
 
 /**
- * The command menu a user sees in a private chat, by Telegram's order:
- * the chat scope, then all private chats, then default; each first in the
- * user's language, then without one.
+ * The command menu Telegram shows in a chat ("Determining list of commands"
+ * in the Bot API): the first menu set along the scopes, each first in the
+ * viewer's language, then without one. In a private chat: the chat, all
+ * private chats, default. In a group, for `userId`: the member, the chat's
+ * administrators, the chat, all chat administrators, all group chats,
+ * default (the two administrator scopes for its admins and creator only).
  */
-export function commandMenuFor(w: World, chatId: number, language: string | undefined): BotCommand[] {
-  for (const scope of [`chat:${chatId}`, "all_private_chats", "default"]) {
-    for (const lang of language ? [language, ""] : [""]) {
+export function commandMenuFor(
+  w: World,
+  chatId: number,
+  options: { userId?: number; language?: string },
+): BotCommand[] {
+  const state = w.chats.get(chatId);
+  const scopes =
+    state && isGroupChat(state.chat)
+      ? groupScopes(state, options.userId)
+      : [`chat:${chatId}`, "all_private_chats", "default"];
+  for (const scope of scopes) {
+    for (const lang of options.language ? [options.language, ""] : [""]) {
       const found = w.commands.get(`${scope}|${lang}`);
       if (found) return found;
     }
