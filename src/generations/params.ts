@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { hasVisibleCharacter } from "../lib/visible-text";
+import { isDubbingLanguage } from "../media/catalog";
 
 /**
  * What a user asked for, as stored in generations.params (versioned: rows
@@ -73,14 +74,32 @@ export type GenerationParams = z.infer<typeof generationParams>;
 export type GenerationParamsInput = z.input<typeof generationParams>;
 export type { Operation } from "../media/catalog";
 
-/** A short human line describing the request, for captions and history. */
-export function describeParams(p: GenerationParams): string {
+/**
+ * The prompt of a 4K version of a result's picture (the ⬆️ 4K button): the
+ * service reads English. Ours, not the user's: never shown as their words.
+ */
+export const upscalePrompt =
+  "Keep this picture exactly as it is: the same content, composition, colours, text and style. " +
+  "Only raise its resolution to 4K, sharpening edges and adding fine detail, without changing anything.";
+
+/** Text in the user's language (`ctx.t`, or a worker's translator bound to the user's language). */
+type Words = (key: string) => string;
+
+/** A dubbing language's name in the user's language ("auto": detected); a code the catalog lacks as it is. */
+export function dubLanguageName(t: Words, code: string): string {
+  if (code === "auto") return t("cv-lang-auto");
+  return isDubbingLanguage(code) ? t(`dub-lang-${code}`) : code;
+}
+
+/** A short human line describing the request in the user's language, for captions and history. */
+export function describeParams(p: GenerationParams, t: Words): string {
   switch (p.operation) {
-    case "image":
     case "edit":
+      return p.prompt === upscalePrompt ? t("upscale-description") : p.prompt;
+    case "image":
     case "video":
       return p.prompt;
     case "dub":
-      return `${p.sourceLanguage} → ${p.targetLanguage}`;
+      return `${dubLanguageName(t, p.sourceLanguage)} → ${dubLanguageName(t, p.targetLanguage)}`;
   }
 }

@@ -3,7 +3,7 @@ import type { Translate, TranslateFor } from "../bot/i18n";
 import type { GenerationState } from "../db/schema";
 import { editInlineText } from "../telegram/edit-inline";
 import { isTelegramFailure } from "../telegram/telegram-error";
-import { resultKeyboard } from "./deliver/send-outputs";
+import { resultKeyboard } from "./result-keyboard";
 import type { Generations } from "./service";
 import { pinRefusalText } from "./submit/pin-source";
 import type { Generation } from "./types";

@@ -292,8 +292,9 @@ describe("guided conversations", () => {
     const g = await generationIn(h, user.id, "delivered");
     await expectPaidOnce(user, g);
 
-    // "✏️ ویرایش همین" under the result: the result is the photo of a new edit
-    await user.press(/ویرایش همین/, { message: result });
+    // "✏️ ویرایش همین" on the status message that says done: the result is the photo of a new edit
+    const done = await user.waitFor((m) => m.message_id === g.statusMessageId && hasData(`ed:${g.id}`)(m));
+    await user.press(/ویرایش همین/, { message: done });
     await user.waitFor(says("چه چیزی تغییر کند؟"), { after: result });
     await user.send("یک کلاه اضافه کن");
     await user.waitFor((m) => panel(m) && says("تصاویر: ۱")(m), { after: result });
@@ -725,9 +726,9 @@ describe("guided conversations", () => {
   });
 
   test("command menus are set in English and Persian", () => {
-    const en = h.tg.commandMenu(0).map((c) => c.command);
+    const en = h.tg.commandMenu(0, {}).map((c) => c.command);
     expect(en).toEqual(expect.arrayContaining(["image", "edit", "video", "dub", "history", "cancel"]));
-    const fa = h.tg.commandMenu(0, "fa");
+    const fa = h.tg.commandMenu(0, { language: "fa" });
     expect(fa.find((c) => c.command === "image")?.description).toBe("ساخت تصویر از روی توضیح");
   });
 

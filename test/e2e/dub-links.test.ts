@@ -63,6 +63,10 @@ describe("dubbing links priced by their real length", () => {
       res.writeHead(200, { "content-type": "audio/wav" });
       res.end(big);
     });
+    // a public address that sends the bot on to a private one (127.0.0.2 is not taken for public here)
+    files.route("/to-private.wav", (_req, res) => {
+      res.writeHead(302, { location: `https://127.0.0.2:${files.port}/talk.wav` }).end();
+    });
     h = await startHarness({
       env: { WELCOME_CREDITS: "20" },
       linkProbe: {
@@ -123,7 +127,11 @@ describe("dubbing links priced by their real length", () => {
     expect(await holdOf(g.holdKey)).toMatchObject({ amount: credits(95), userId: user.id });
     expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: 0, held: credits(95) });
 
-    await user.waitFor((m) => m.audio !== undefined || m.video !== undefined, { timeoutMs: 30_000 });
+    const result = await user.waitFor((m) => m.audio !== undefined || m.video !== undefined, {
+      timeoutMs: 30_000,
+    });
+    // the languages by their names in the user's language, not by their codes
+    expect(plain(result.caption)).toContain("Detect automatically → English");
     const done = await generationIn(h, user.id, "delivered");
     expect(done.measuredSeconds).toBe(95);
     expect(done.charged).toBe(credits(95));
@@ -247,5 +255,46 @@ describe("dubbing links priced by their real length", () => {
     expect(plain(panel.text)).toContain(`Price: ${credits(95)} credits`);
     expect(await h.runtime.generations.recent(user.id, 1)).toEqual([]);
     expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: welcome, held: 0 });
+  });
+
+  test("a link to a private address is refused at the link step, in the user's language: no price, no hold, no generation", async () => {
+    const user = await newUser();
+    const before = files.hits.get("/talk.wav") ?? 0;
+    const refusal = says("This link leads to a private or local address");
+    // with the command: refused, then the link step asks for a file or another link
+    const command = await user.send("/dub https://10.1.2.3/talk.wav");
+    await user.waitFor(refusal, { after: command });
+    let ask = await user.waitFor(says("Send the audio or video to dub"), { after: command });
+    for (const link of [
+      "https://192.168.1.20/talk.wav",
+      "https://169.254.169.254/latest/meta-data",
+      "https://[::1]/talk.wav",
+      "https://[fd12:3456::1]/talk.wav",
+      "https://[::ffff:10.0.0.1]/talk.wav",
+      // the address reached through a redirect counts as much as the one written
+      `${files.url}/to-private.wav`,
+    ]) {
+      const sent = await user.send(link);
+      await user.waitFor(refusal, { after: sent });
+      ask = await user.waitFor(says("Send the audio or video to dub"), { after: sent });
+    }
+    expect(files.hits.get("/to-private.wav")).toBe(1);
+    expect(files.hits.get("/talk.wav") ?? 0).toBe(before);
+    // never priced
+    expect(user.messages().filter((m) => m.message_id > command.message_id && isPanel(m))).toEqual([]);
+    expect(await h.runtime.generations.recent(user.id, 1)).toEqual([]);
+    expect(await h.runtime.db.select().from(holds).where(eq(holds.userId, user.id))).toEqual([]);
+    expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: welcome, held: 0 });
+    // still at the link step: a public link goes on to its price
+    await user.send(`${files.url}/talk.wav`);
+    const panel = await user.waitFor((m) => isPanel(m) && says("Length: 1:35")(m), { after: ask });
+    expect(plain(panel.text)).toContain(`Price: ${credits(95)} credits`);
+
+    const persian = h.tg.user({ language: "fa" });
+    await persian.send("/start");
+    await persian.waitFor((m) => Boolean(m.text));
+    const asked = await persian.send("/dub https://10.1.2.3/talk.wav");
+    await persian.waitFor(says("این لینک به یک نشانی خصوصی یا محلی می‌رسد"), { after: asked });
+    expect(await h.runtime.generations.recent(persian.id, 1)).toEqual([]);
   });
 });

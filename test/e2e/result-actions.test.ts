@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { upscalePrompt } from "../../src/bot/conversations/result-actions";
 import { userPreferences } from "../../src/db/schema";
+import { upscalePrompt } from "../../src/generations/params";
 import type { Generation } from "../../src/generations/types";
-import type { TestUser } from "../../src/playground/telegram";
+import type { TestGroup, TestUser } from "../../src/playground/telegram";
 import { eventually, generationIn, type Harness, startedUser, startHarness } from "../support/harness";
 import { buttons, byData, hasData, plain, says } from "../support/messages";
 
@@ -37,17 +37,32 @@ describe("actions on results", () => {
 
   const generationsOf = (userId: number) => h.runtime.generations.recent(userId, 20);
 
+  /** The status message of `g` once it says Done: the one message with the result's buttons. */
+  const doneOf = (user: TestUser, g: Generation, options: { in?: TestGroup } = {}) =>
+    user.waitFor((m) => m.message_id === g.statusMessageId && hasData(`rg:${g.id}`)(m), options);
+
+  /** Every message that carries a button acting on generation `id`. */
+  const withActions = (user: TestUser, id: string, options: { in?: TestGroup } = {}) =>
+    user
+      .messages(options)
+      .filter((m) => buttons(m).some((b) => "callback_data" in b && b.callback_data.includes(id)))
+      .map((m) => m.message_id);
+
   test("⬆️ 4K: a priced panel first (nothing held), Confirm edits the result at 4K, charged the shown price once", async () => {
     const user = await startedUser(h);
     const first = await deliveredImage(user, "a lighthouse at dusk");
-    const photo = await user.waitFor((m) => m.photo !== undefined && hasData(`up:${first.id}:0`)(m));
-    expect(buttons(photo).find(byData(`up:${first.id}:0`))?.text).toBe("⬆️ 4K");
+    const done = await doneOf(user, first);
+    expect(buttons(done).find(byData(`up:${first.id}:0`))?.text).toBe("⬆️ 4K");
+    // one set of buttons: on the status message, none on the photo
+    const photo = await user.waitFor((m) => m.photo !== undefined);
+    expect(buttons(photo)).toEqual([]);
+    expect(withActions(user, first.id)).toEqual([first.statusMessageId]);
     const afterFirst = WELCOME - first.price;
     expect(await h.runtime.ledger.account(user.id)).toEqual(
       expect.objectContaining({ available: afterFirst, held: 0 }),
     );
 
-    await user.press(byData(`up:${first.id}:0`), { message: photo });
+    await user.press(byData(`up:${first.id}:0`), { message: done });
     const offer = await user.waitFor((m) => panel(m) && says("Resolution: 4K")(m), { after: photo });
     const text = plain(offer.text);
     // the cheapest model making 4K pictures in the default price table, the result's own ratio, one picture
@@ -55,6 +70,10 @@ describe("actions on results", () => {
     expect(text).toContain("Aspect ratio: 9:16");
     expect(text).toContain("Number of images: 1");
     expect(text).toContain("Pictures: 1");
+    // the prompt sent is ours, not a description the user gave: the panel says what is made instead
+    expect(text).toContain("Upscale: the same picture, unchanged, in 4K");
+    expect(text).not.toContain("Description");
+    expect(text).not.toContain(upscalePrompt.slice(0, 30));
     expect(text).toContain("Price: 12 credits");
     expect(buttons(offer).find(byData("cv:ok"))?.text).toBe("✅ Confirm · 12 credits");
     // nothing spent, nothing held, nothing created before Confirm
@@ -79,7 +98,12 @@ describe("actions on results", () => {
     });
     expect(upscaled.price).toBe(12);
     expect(upscaled.charged).toBe(12);
-    await user.waitFor((m) => m.photo !== undefined && hasData(`up:${upscaled.id}:0`)(m));
+    await doneOf(user, upscaled);
+    expect(withActions(user, upscaled.id)).toEqual([upscaled.statusMessageId]);
+    // its caption does not show our prompt either
+    const result = user.messages().find((m) => m.photo !== undefined && m.message_id > offer.message_id);
+    expect(plain(result?.caption)).toContain("⬆️ The same picture, in 4K");
+    expect(plain(result?.caption)).not.toContain(upscalePrompt.slice(0, 30));
     expect(await h.runtime.ledger.account(user.id)).toEqual(
       expect.objectContaining({ available: afterFirst - 12, held: 0 }),
     );
@@ -95,9 +119,21 @@ describe("actions on results", () => {
       .from(userPreferences)
       .where(eq(userPreferences.userId, user.id));
     expect(kept.map((r) => r.operation)).toEqual(["image"]);
+
+    // again on the 4K result: the same panel, still without our prompt as a description
+    const withAgain = await user.waitFor(hasData(`rg:${upscaled.id}`));
+    await user.press(byData(`rg:${upscaled.id}`), { message: withAgain });
+    const again = await user.waitFor((m) => panel(m) && says("Resolution: 4K")(m), { after: withAgain });
+    expect(plain(again.text)).toContain("Upscale: the same picture, unchanged, in 4K");
+    expect(plain(again.text)).not.toContain("Description");
+    // and /history names it the same way
+    const asked = await user.send("/history");
+    const history = await user.waitFor(says("Your recent requests"), { after: asked });
+    expect(plain(history.text)).toContain("⬆️ The same picture, in 4K");
+    expect(plain(history.text)).not.toContain(upscalePrompt.slice(0, 30));
   });
 
-  test("an album result gets its buttons on a reply to its first picture; edit brings every picture", async () => {
+  test("an album result: one set of buttons, on the status message saying Done; edit brings every picture", async () => {
     const user = await startedUser(h);
     const album = await deliveredImage(user, "three foxes", 3);
     expect(album.fileIds).toHaveLength(3);
@@ -105,9 +141,11 @@ describe("actions on results", () => {
     const pictures = user.messages().filter((m) => album.deliveredMessageIds?.includes(m.message_id));
     expect(pictures.every((m) => m.photo && m.media_group_id && buttons(m).length === 0)).toBe(true);
 
-    const actions = await user.waitFor(hasData(`ed:${album.id}`), { after: pictures[0] });
-    expect(plain(actions.text)).toContain("Actions for the pictures above");
-    expect(actions.reply_to_message?.message_id).toBe(pictures[0]?.message_id);
+    const actions = await doneOf(user, album);
+    expect(plain(actions.text)).toContain("Done");
+    expect(withActions(user, album.id)).toEqual([album.statusMessageId]);
+    // nothing was sent after the album: no message of its own for the buttons
+    expect(user.messages().at(-1)?.message_id).toBe(pictures.at(-1)?.message_id);
     expect(buttons(actions).map((b) => b.text)).toEqual([
       "🔁 Again",
       "✏️ Edit this",
@@ -151,17 +189,17 @@ describe("actions on results", () => {
     const summary = await alice.waitFor(panel, { in: group, after: request });
     await alice.press(byData("cv:ok"), { in: group, message: summary });
     const g = await generationIn(h, alice.id, "delivered");
-    const photo = await alice.waitFor((m) => m.photo !== undefined && hasData(`rg:${g.id}`)(m), {
-      in: group,
-    });
+    const done = await doneOf(alice, g, { in: group });
+    const photo = await alice.waitFor((m) => m.photo !== undefined, { in: group });
+    expect(withActions(alice, g.id, { in: group })).toEqual([g.statusMessageId]);
     const held = await h.runtime.ledger.account(bob.id);
 
     for (const data of [`rg:${g.id}`, `ed:${g.id}`, `up:${g.id}:0`]) {
-      const press = await bob.press(byData(data), { in: group, message: photo });
+      const press = await bob.press(byData(data), { in: group, message: done });
       expect((await bob.waitForAnswer(press)).text).toBe("This is not your request.");
     }
     // no panel was opened for bob, and his balance did not move
-    await alice.press(byData(`rg:${g.id}`), { in: group, message: photo });
+    await alice.press(byData(`rg:${g.id}`), { in: group, message: done });
     const again = await alice.waitFor((m) => panel(m) && says("a shared lighthouse")(m), {
       in: group,
       after: photo,
@@ -180,9 +218,11 @@ describe("actions on results", () => {
     const summary = await user.waitFor(panel, { after: request });
     await user.press(byData("cv:ok"), { message: summary });
     const g = await generationIn(h, user.id, "delivered", 40_000);
-    const video = await user.waitFor((m) => m.video !== undefined && hasData(`rg:${g.id}`)(m));
-    expect(buttons(video).map((b) => b.text)).toEqual(["🔁 Again"]);
-    await user.press(byData(`rg:${g.id}`), { message: video });
+    const done = await doneOf(user, g);
+    const video = await user.waitFor((m) => m.video !== undefined);
+    expect(buttons(done).map((b) => b.text)).toEqual(["🔁 Again"]);
+    expect(withActions(user, g.id)).toEqual([g.statusMessageId]);
+    await user.press(byData(`rg:${g.id}`), { message: done });
     const again = await user.waitFor((m) => panel(m) && says("waves on a beach")(m), { after: video });
     expect(plain(again.text)).toContain(`Price: ${g.price} credits`);
     expect(await generationsOf(user.id)).toHaveLength(1);

@@ -28,7 +28,7 @@ describe("delivering outputs to Telegram", () => {
   const generation = (...args: Parameters<DeliveryRig["generation"]>) => rig.generation(...args);
   const deps = () => rig.deps();
 
-  test("one image goes as a photo with caption and buttons; the file_id is kept", async () => {
+  test("one image goes as a photo with caption and no buttons (the status message has them); the file_id is kept", async () => {
     const g = generation("image", [serve("/one.png", solidPng(64, 64), "image/png")]);
     const sent = await deliverOutputs(g, deps());
     expect(sent.messageIds).toHaveLength(1);
@@ -36,8 +36,7 @@ describe("delivering outputs to Telegram", () => {
     const m = user.messages().find((x) => x.message_id === sent.messageIds[0]);
     expect(m?.photo).toBeDefined();
     expect(m?.caption).toContain("a lighthouse");
-    // again, edit, 4K
-    expect(m?.reply_markup?.inline_keyboard.flat()).toHaveLength(3);
+    expect(m?.reply_markup).toBeUndefined();
     expect(tg.callsOf("sendChatAction").at(-1)?.params).toMatchObject({ action: "upload_photo" });
   });
 
@@ -52,10 +51,31 @@ describe("delivering outputs to Telegram", () => {
       },
     });
     await deliverOutputs(g, deps());
-    const audio = (await user.waitFor((m) => m.audio !== undefined && m.caption?.includes("en → de"))).audio!;
+    const audio = (
+      await user.waitFor((m) => m.audio !== undefined && m.caption?.includes("English → German"))
+    ).audio!;
     expect(audio.file_name).toBe("dubbed-de.mp3");
     expect(audio.duration).toBeGreaterThan(0);
-    expect(audio.title).toBe("en → de");
+    expect(audio.title).toBe("English → German");
+  });
+
+  test("a dubbed track names its languages in the user's language, never by their codes", async () => {
+    const mp3 = readFileSync(new URL("../../src/simulator/fixtures/audio.mp3", import.meta.url));
+    const g = generation("dub", [serve("/dub/fa.mp3", mp3, "audio/mpeg")], {
+      language: "fa",
+      params: {
+        operation: "dub",
+        source: { kind: "url", url: "https://media.example/talk.mp3" },
+        targetLanguage: "fa",
+        sourceLanguage: "auto",
+      },
+    });
+    const sent = await deliverOutputs(g, deps());
+    const m = user.messages().find((x) => x.message_id === sent.messageIds[0]);
+    const isolated = (text: string | undefined) => (text ?? "").replace(/[\u2068\u2069]/g, "");
+    expect(isolated(m?.caption)).toContain("تشخیص خودکار → فارسی");
+    expect(isolated(m?.audio?.title)).toBe("تشخیص خودکار → فارسی");
+    expect(m?.caption).not.toContain("auto");
   });
 
   test("a caption is cut to Telegram's 1024 UTF-16 units, even for a prompt of emoji", async () => {

@@ -1,5 +1,5 @@
 import type { Context } from "grammy";
-import type { GenerationParams } from "../../generations/params";
+import { dubLanguageName, type GenerationParams } from "../../generations/params";
 import { maxDubSeconds, quote } from "../../generations/quote";
 import { shorten } from "../../lib/shorten";
 import {
@@ -36,22 +36,19 @@ interface DubRequest {
 const isTarget = isDubbingLanguage;
 const isSource = (v: string): v is DubbingSourceLanguage => v === "auto" || isTarget(v);
 
-/** A language's name in the user's language. */
-function languageName(t: Translate, code: string): string {
-  return code === "auto" ? t("cv-lang-auto") : t(`dub-lang-${code}`);
-}
-
 function languageSettings(t: Translate): Setting<DubRequest>[] {
   const layout = { perRow: 3, perPage: 12 };
   return [
     {
       id: "tl",
       visible: () => true,
-      button: (s) => t("cv-btn-target", { value: languageName(t, s.target) }),
+      button: (s) => t("cv-btn-target", { value: dubLanguageName(t, s.target) }),
       title: () => t("cv-pick-target"),
       // the service refuses a source equal to the target
       choices: (s) =>
-        dubbingLanguages.filter((l) => l !== s.source).map((l) => ({ value: l, label: languageName(t, l) })),
+        dubbingLanguages
+          .filter((l) => l !== s.source)
+          .map((l) => ({ value: l, label: dubLanguageName(t, l) })),
       current: (s) => s.target,
       apply: (s, v) => (isTarget(v) && v !== s.source ? { ...s, target: v } : s),
       layout,
@@ -59,12 +56,12 @@ function languageSettings(t: Translate): Setting<DubRequest>[] {
     {
       id: "sl",
       visible: () => true,
-      button: (s) => t("cv-btn-source", { value: languageName(t, s.source) }),
+      button: (s) => t("cv-btn-source", { value: dubLanguageName(t, s.source) }),
       title: () => t("cv-pick-source"),
       choices: (s) =>
         (["auto", ...dubbingLanguages] as const)
           .filter((l) => l !== s.target)
-          .map((l) => ({ value: l, label: languageName(t, l) })),
+          .map((l) => ({ value: l, label: dubLanguageName(t, l) })),
       current: (s) => s.source,
       apply: (s, v) => (isSource(v) && v !== s.target ? { ...s, source: v } : s),
       layout,
@@ -107,8 +104,8 @@ export function dubConversation(deps: ConversationDeps) {
           t("cv-title-dub"),
           t("cv-line-file", { value: shorten(s.media.label, 80) }),
           lengthLine(t, s.media),
-          t("cv-line-target", { value: languageName(t, s.target) }),
-          t("cv-line-source", { value: languageName(t, s.source) }),
+          t("cv-line-target", { value: dubLanguageName(t, s.target) }),
+          t("cv-line-source", { value: dubLanguageName(t, s.source) }),
           ...rememberedLines(t, remembered !== undefined),
           priceLines(t, price, available),
         ].join("\n"),

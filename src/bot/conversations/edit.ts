@@ -1,5 +1,5 @@
 import type { Context } from "grammy";
-import type { GenerationParams } from "../../generations/params";
+import { type GenerationParams, upscalePrompt } from "../../generations/params";
 import { shorten } from "../../lib/shorten";
 import { type ImageSize, imageSizes, nearestImageSize } from "../../media/catalog";
 import { imageOptionsOfStored } from "../../preferences";
@@ -77,7 +77,10 @@ export function editConversation(deps: ConversationDeps) {
         [
           t("cv-title-edit"),
           t("cv-line-photos", { value: s.images.length }),
-          t("cv-line-prompt", { value: shorten(s.prompt, summaryPromptLength) }),
+          // a 4K version's prompt is ours (in English), not a description the user gave
+          s.prompt === upscalePrompt
+            ? t("cv-line-upscale")
+            : t("cv-line-prompt", { value: shorten(s.prompt, summaryPromptLength) }),
           ...imageOptionLines(t, s.options),
           ...rememberedLines(t, remembered !== undefined),
           priceLines(t, price, available),

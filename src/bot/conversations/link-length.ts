@@ -9,7 +9,8 @@ const defaultProbe = linkDurationProbe();
  * A dubbing link gets its real length before it is priced: read once, through
  * `external` (a replay reads the recorded answer and does not fetch again),
  * while the user sees that the link is being read. A length that cannot be
- * read leaves the link as it was (priced at the maximum); one over the
+ * read leaves the link as it was (priced at the maximum). A link to a private
+ * address (the guard the worker's download uses refused it) or one over the
  * maximum is explained and `undefined` comes back (the caller asks for another).
  */
 export async function withLinkLength(
@@ -23,16 +24,24 @@ export async function withLinkLength(
   await screen.show(screen.t("dub-link-reading"), undefined);
   await screen.chatAction("typing");
   const measured = await conversation.external((outer) => probe(url, outer.logger));
-  if (!("seconds" in measured)) return media;
+  if ("unknown" in measured) {
+    // the worker would never download it either: refused before any price or hold
+    if (measured.unknown === "private-address") return refuse(screen, screen.t("dub-link-private"));
+    return media;
+  }
   const total = Math.round(measured.seconds);
   if (measured.seconds > limits.dubbingMaxSeconds) {
-    // in place of "reading the link…"; the question that follows is a new message below it
-    await screen.show(
+    return refuse(
+      screen,
       screen.t("cv-media-too-long", { minutes: Math.floor(total / 60), seconds: total % 60 }),
-      undefined,
     );
-    screen.detach();
-    return undefined;
   }
   return { ...media, durationSeconds: measured.seconds };
+}
+
+/** In place of "reading the link…"; the question that follows is a new message below it. */
+async function refuse(screen: Screen, text: string): Promise<undefined> {
+  await screen.show(text, undefined);
+  screen.detach();
+  return undefined;
 }

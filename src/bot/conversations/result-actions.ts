@@ -1,4 +1,5 @@
 import { Composer } from "grammy";
+import { upscalePrompt } from "../../generations/params";
 import { quote } from "../../generations/quote";
 import type { Generations } from "../../generations/service";
 import type { Generation } from "../../generations/types";
@@ -20,11 +21,6 @@ export interface ResultActionsDeps {
 type Seed = ImageSeed | EditSeed | VideoSeed | DubSeed;
 /** Leaves any open conversation and starts `operation` from `seed`. */
 export type StartConversation = (ctx: BotContext, operation: Operation, seed: Seed) => Promise<void>;
-
-/** What the service is asked for a higher resolution: the service reads English. */
-export const upscalePrompt =
-  "Keep this picture exactly as it is: the same content, composition, colours, text and style. " +
-  "Only raise its resolution to 4K, sharpening edges and adding fine detail, without changing anything.";
 
 const upscaleResolution = "4K";
 

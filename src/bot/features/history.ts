@@ -3,8 +3,8 @@ import type { InputMediaPhoto } from "grammy/types";
 import { type HoldCost, holdCosts } from "../../credits/hold-costs";
 import type { Database } from "../../db/client";
 import type { GenerationState } from "../../db/schema";
-import { resultKeyboard } from "../../generations/deliver/send-outputs";
 import { describeParams } from "../../generations/params";
+import { resultKeyboard } from "../../generations/result-keyboard";
 import type { Generations } from "../../generations/service";
 import { endedBadly } from "../../generations/states";
 import type { Generation } from "../../generations/types";
@@ -111,9 +111,9 @@ export interface HistoryDeps {
  */
 export function historyFeature(deps: HistoryDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
-  const describe = (g: Generation) => {
+  const describe = (ctx: BotContext) => (g: Generation) => {
     try {
-      return describeParams(deps.generations.paramsOf(g));
+      return describeParams(deps.generations.paramsOf(g), (key) => ctx.t(key));
     } catch {
       return "";
     }
@@ -142,7 +142,7 @@ export function historyFeature(deps: HistoryDeps): Composer<BotContext> {
         keyboard.text(label.text, label.data);
         buttons++;
       }
-      return lineOf(ctx, g, index, describe, costs.get(g.holdKey));
+      return lineOf(ctx, g, index, describe(ctx), costs.get(g.holdKey));
     });
     await ctx.reply([ctx.t("history-title"), ...lines].join("\n\n"), {
       ...(buttons > 0 ? { reply_markup: keyboard } : {}),
@@ -161,7 +161,7 @@ export function historyFeature(deps: HistoryDeps): Composer<BotContext> {
       await ctx.reply(ctx.t("history-gone"));
       return;
     }
-    await resend(ctx, g, shorten(describe(g), 900));
+    await resend(ctx, g, shorten(describe(ctx)(g), 900));
   });
 
   return feature;

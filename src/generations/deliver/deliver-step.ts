@@ -69,10 +69,15 @@ export async function deliverGeneration(id: string, deps: DeliverDeps): Promise<
 }
 
 async function deliverOnce(id: string, deps: DeliverDeps): Promise<DeliverOutcome> {
-  const { generations, api, t } = deps;
+  const { generations } = deps;
   const g = await generations.get(id);
   if (!g) return { kind: "nothing-to-do" };
   if (endedBadly.includes(g.state)) return notify(g, deps);
+  // a run after a crash (or a failed status edit) between `delivered` and Done: the buttons are there
+  if (g.state === "delivered") {
+    await showDone(g, deps);
+    return { kind: "nothing-to-do" };
+  }
   if (g.state !== "completed" && g.state !== "delivering") return { kind: "nothing-to-do" };
   if (g.deliveryAttempts >= deps.maxDeliveryAttempts) {
     return undeliverable(g, `gave up after ${g.deliveryAttempts} attempts`, deps);
@@ -121,12 +126,23 @@ async function deliverOnce(id: string, deps: DeliverDeps): Promise<DeliverOutcom
     delivered.fileIds,
     delivered.fileKinds,
   );
-  if (done) {
-    await showStatus(api, generations, done, t).catch((err: unknown) =>
-      deps.logger.warn({ err, generationId: id }, "status message not updated"),
-    );
-  }
+  if (done) await showDone(done, deps);
   return { kind: "delivered", delivered };
+}
+
+/**
+ * The status of a delivered result says Done and carries the result's buttons,
+ * their only place. A failure in passing is thrown, so the job's next run shows
+ * it (the result is not sent again); a chat that will never take it is left.
+ */
+async function showDone(g: Generation, deps: DeliverDeps): Promise<void> {
+  try {
+    await showStatus(deps.api, deps.generations, g, deps.t);
+  } catch (err) {
+    const reason = unreachable(err) ?? permanent(err);
+    if (!reason) throw err;
+    deps.logger.warn({ generationId: g.id, reason }, "status message not updated");
+  }
 }
 
 /** The result cannot reach the user: what they paid goes back, and they are told. */

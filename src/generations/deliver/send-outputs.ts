@@ -1,12 +1,10 @@
 import { createReadStream } from "node:fs";
-import { type Api, InlineKeyboard, InputFile } from "grammy";
+import { type Api, InputFile } from "grammy";
 import type { InputMediaDocument, InputMediaPhoto, Message } from "grammy/types";
 import type { TranslateFor } from "../../bot/i18n";
 import { releaseChunks } from "../../lib/release-chunks";
 import { shorten } from "../../lib/shorten";
-import { limits as catalogLimits } from "../../media/catalog";
 import type { MediaStore, StoredFile } from "../../storage/media-store";
-import { editResultData, regenerateData, upscaleResultData } from "../../telegram/callback-data";
 import { describeParams, generationParams } from "../params";
 import type { Generation } from "../types";
 import { type SentFile, type SentFileKind, sentFileOf } from "./sent-file";
@@ -66,33 +64,10 @@ function replyPlace(g: Generation) {
   };
 }
 
-/**
- * The buttons under a result: again (every operation); for pictures, edit
- * them and a 4K version of each (`pictures`: how many were delivered).
- */
-export function resultKeyboard(
-  g: Generation,
-  t: TranslateFor,
-  pictures: number = g.fileIds?.length ?? 0,
-): InlineKeyboard {
-  const kb = new InlineKeyboard().text(t(g.language, "btn-regenerate"), regenerateData.make(g.id));
-  if (g.operation !== "image" && g.operation !== "edit") return kb;
-  kb.text(t(g.language, "btn-edit-result"), editResultData.make(g.id));
-  const count = Math.min(pictures, catalogLimits.numImages.max);
-  if (count > 0) kb.row();
-  for (let picture = 0; picture < count; picture++) {
-    const label =
-      count === 1 ? t(g.language, "btn-upscale") : t(g.language, "btn-upscale-one", { number: picture + 1 });
-    kb.text(label, upscaleResultData.make({ id: g.id, picture }));
-  }
-  return kb;
-}
-
 export function captionOf(g: Generation, t: TranslateFor, limits: TelegramLimits): string {
   const params = generationParams.parse(g.params);
-  const lines = [
-    t(g.language, "gen-caption", { prompt: shorten(describeParams(params), 700), cost: g.charged ?? 0 }),
-  ];
+  const described = describeParams(params, (key) => t(g.language, key));
+  const lines = [t(g.language, "gen-caption", { prompt: shorten(described, 700), cost: g.charged ?? 0 })];
   if (g.late) lines.push(t(g.language, "gen-late-free"));
   return shorten(lines.join("\n"), limits.captionMaxLength);
 }
@@ -105,6 +80,7 @@ export function captionOf(g: Generation, t: TranslateFor, limits: TelegramLimits
 async function audioFacts(
   g: Generation,
   f: StoredFile,
+  t: TranslateFor,
 ): Promise<{ fileName: string; title: string; duration: number | undefined }> {
   const params = generationParams.parse(g.params);
   const extension = f.fileName.includes(".") ? f.fileName.slice(f.fileName.lastIndexOf(".")) : "";
@@ -118,31 +94,8 @@ async function audioFacts(
   } catch {
     // an unreadable container still goes out, without a length
   }
-  const title = params.operation === "dub" ? `${describeParams(params)}` : label;
+  const title = params.operation === "dub" ? describeParams(params, (key) => t(g.language, key)) : label;
   return { fileName: `${label}${extension}`, title, duration };
-}
-
-/**
- * An album cannot carry a keyboard: its buttons go on a short message replying
- * to its first item. Not one of the result's messages (delivered ids, file ids)
- * and best effort: the pictures are delivered, and the status message carries
- * the same buttons; failing here must neither resend the album nor refund it.
- */
-async function sendAlbumButtons(
-  g: Generation,
-  deps: DeliveryDeps,
-  album: Message[],
-  keyboard: InlineKeyboard,
-): Promise<void> {
-  const first = album[0];
-  if (g.chatId === null || !first) return;
-  await deps.api
-    .sendMessage(g.chatId, deps.t(g.language, "ra-actions"), {
-      reply_markup: keyboard,
-      reply_parameters: { message_id: first.message_id, allow_sending_without_reply: true },
-      ...(g.threadId ? { message_thread_id: g.threadId } : {}),
-    })
-    .catch(() => undefined);
 }
 
 /**
@@ -185,9 +138,8 @@ async function sendFiles(
   limits: TelegramLimits,
   files: StoredFile[],
 ): Promise<Delivered> {
+  // no keyboard on what is sent: the result's buttons go on its status message (an album cannot carry one)
   const caption = captionOf(g, deps.t, limits);
-  // a link to a picture too big to send has no file id to edit or enlarge
-  const keyboard = resultKeyboard(g, deps.t, 0);
   // a supplier, not a stream: a retried send (429, network) opens the file again
   const upload = (f: StoredFile) =>
     new InputFile(() => releaseChunks(createReadStream(f.absolutePath)), f.fileName);
@@ -202,7 +154,7 @@ async function sendFiles(
     );
     if (sendable.length === 1) {
       const f = sendable[0]!;
-      const other = { caption, reply_markup: resultKeyboard(g, deps.t, 1), ...replyPlace(g) };
+      const other = { caption, ...replyPlace(g) };
       sent.push(
         asDocuments
           ? await deps.api.sendDocument(chatId, upload(f), other)
@@ -222,14 +174,13 @@ async function sendFiles(
         ? await deps.api.sendMediaGroup(chatId, media as InputMediaDocument[], replyPlace(g))
         : await deps.api.sendMediaGroup(chatId, media as InputMediaPhoto[], replyPlace(g));
       sent.push(...group);
-      await sendAlbumButtons(g, deps, group, resultKeyboard(g, deps.t, group.length));
     }
   } else {
     for (const f of sendable) {
-      const other = { caption, reply_markup: keyboard, ...replyPlace(g) };
+      const other = { caption, ...replyPlace(g) };
       if (f.mimeType.startsWith("video/")) sent.push(await deps.api.sendVideo(chatId, upload(f), other));
       else if (f.mimeType.startsWith("audio/")) {
-        const facts = await audioFacts(g, f);
+        const facts = await audioFacts(g, f, deps.t);
         sent.push(
           await deps.api.sendAudio(chatId, new InputFile(f.absolutePath, facts.fileName), {
             ...other,
@@ -247,11 +198,7 @@ async function sendFiles(
       await deps.api.sendMessage(
         chatId,
         [caption, deps.t(g.language, "gen-too-big-link", { days: deps.retentionDays }), ...links].join("\n"),
-        {
-          reply_markup: keyboard,
-          link_preview_options: { is_disabled: true },
-          ...replyPlace(g),
-        },
+        { link_preview_options: { is_disabled: true }, ...replyPlace(g) },
       ),
     );
   }

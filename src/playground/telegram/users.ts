@@ -366,12 +366,24 @@ export class TestUser {
     );
   }
 
-  /** Types an inline query (@bot query) and returns its id. */
-  inlineQuery(query: string, options: { offset?: string } = {}): string {
+  /**
+   * Types an inline query (@bot query) and returns its id. `chatType`: the
+   * chat it is typed in, as Telegram reports it ("sender": the private chat with the bot).
+   */
+  inlineQuery(
+    query: string,
+    options: { offset?: string; chatType?: "sender" | "private" | "group" | "supergroup" } = {},
+  ): string {
     const id = this.world.newQueryId();
     this.world.inlineQueries.set(id, { id, userId: this.id, query, at: Date.now() });
     this.world.updates.push({
-      inline_query: { id, from: this.info, query, offset: options.offset ?? "", chat_type: "sender" },
+      inline_query: {
+        id,
+        from: this.info,
+        query,
+        offset: options.offset ?? "",
+        chat_type: options.chatType ?? "sender",
+      },
     });
     return id;
   }
@@ -552,9 +564,12 @@ export class TestUser {
     return this.chatState.keyboard;
   }
 
-  /** The command menu Telegram shows this user in the private chat. */
-  commandMenu() {
-    return commandMenuFor(this.world, this.chatId, this.info.language_code);
+  /** The command menu Telegram shows this user in the private chat, or `in` a group (as its admin or a member). */
+  commandMenu(options: { in?: GroupChat } = {}) {
+    return commandMenuFor(this.world, options.in?.state.chat.id ?? this.chatId, {
+      userId: this.id,
+      language: this.info.language_code,
+    });
   }
 
   /**

@@ -1,5 +1,7 @@
-# Buttons under a delivered result
+# Buttons of a delivered result, on its status message
 btn-upscale = ⬆️ 4K
 btn-upscale-one = ⬆️ 4K #{ $number }
-ra-actions = ⬆️ Actions for the pictures above
 ra-not-yours = This is not your request.
+# A 4K version: the panel's line in place of a description (the prompt sent is ours), and the result's caption
+cv-line-upscale = Upscale: the same picture, unchanged, in 4K
+upscale-description = ⬆️ The same picture, in 4K
