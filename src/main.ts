@@ -38,7 +38,8 @@ if (playground) {
     process.stdout.write(
       [
         "",
-        `Media Studio Bot playground on Node ${process.version} (no BOT_TOKEN: Telegram is played by a local stand-in).`,
+        `Media Studio Bot: sandbox mode on Node ${process.version} (no BOT_TOKEN), ready.`,
+        `  ${started.setup}`,
         `Open ${started.url} in a browser. Ctrl-C stops everything.`,
         "With BOT_TOKEN=<token from @BotFather> the same command runs the bot on real Telegram.",
         "",

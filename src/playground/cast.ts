@@ -15,8 +15,8 @@ export interface Cast {
 }
 
 /**
- * The people of the playground: a normal user, an admin and a Persian speaker,
- * and a forum group where all three meet. Made before the bot starts, so the
+ * The people of the playground: a normal user, an admin (the bot's, and the
+ * group's creator) and a Persian speaker, and a forum group where all three meet. Made before the bot starts, so the
  * admin's id can go into ADMIN_IDS.
  */
 export function createCast(tg: TelegramStandIn): Cast {
@@ -30,7 +30,7 @@ export function createCast(tg: TelegramStandIn): Cast {
     {
       key: "morgan",
       user: tg.user({ firstName: "Morgan", username: "morgan_admin", language: "en" }),
-      role: "admin",
+      role: "admin, owns the group",
       admin: true,
     },
     {
@@ -40,7 +40,13 @@ export function createCast(tg: TelegramStandIn): Cast {
       admin: false,
     },
   ];
-  const group = tg.group({ title: "Studio group", forum: true, members: members.map((m) => m.user) });
+  // Morgan created the group: its admin, who may change its /groupsettings
+  const group = tg.group({
+    title: "Studio group",
+    forum: true,
+    members: members.map((m) => m.user),
+    creator: members[1]!.user,
+  });
   // opening a topic is an update: it waits in the queue until the bot polls
   const topics = ["Renders", "Ideas"].map((name) => ({
     id: group.createTopic(members[0]!.user, name),

@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { extname, join, normalize } from "node:path";
+import type { InlineKeyboardButton } from "grammy/types";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
@@ -35,6 +36,25 @@ const pressSchema = z.object({
   column: z.number().int().min(0),
 });
 
+const paySchema = z.object({
+  user: z.number().int(),
+  chatId: z.number().int(),
+  messageId: z.number().int().positive(),
+});
+
+const inlineQuerySchema = z.object({
+  user: z.number().int(),
+  chatId: z.number().int(),
+  query: z.string().max(256),
+});
+
+const chooseSchema = z.object({
+  user: z.number().int(),
+  chatId: z.number().int(),
+  queryId: z.string().min(1).max(64),
+  resultId: z.string().min(1).max(64),
+});
+
 const uploadFields = z.object({
   user: z.coerce.number().int(),
   chatId: z.coerce.number().int(),
@@ -68,6 +88,8 @@ export function playgroundRoutes(deps: {
     return c.json({ error: "failed" }, 500);
   });
 
+  /** inline messages placed from this page ("chatId:messageId" → inline_message_id), for their presses */
+  const placedInline = new Map<string, string>();
   const chatIds = () => [...cast.members.map((m) => m.user.chatId), cast.group.id];
   const memberOf = (userId: number): CastMember => {
     const member = cast.member(userId);
@@ -114,7 +136,9 @@ export function playgroundRoutes(deps: {
     const member = memberOf(Number(c.req.query("user")));
     const chatId = Number(c.req.query("chat") ?? member.user.chatId);
     chatOf(chatId);
-    return c.json(tg.commandMenu(chatId, member.user.info.language_code));
+    return c.json(
+      tg.commandMenu(chatId, { userId: member.user.id, language: member.user.info.language_code }),
+    );
   });
 
   app.post("/api/send", async (c) => {
@@ -142,16 +166,66 @@ export function playgroundRoutes(deps: {
     const button = stored?.message.reply_markup?.inline_keyboard[input.row]?.[input.column];
     if (!stored || stored.deleted || !button) throw new BadInput("no such button");
     if (!("callback_data" in button)) throw new BadInput("this button opens a link");
-    const queryId = await user.press(
-      (b, m) =>
-        m.message_id === input.messageId &&
-        b.text === button.text &&
-        "callback_data" in b &&
-        b.callback_data === button.callback_data,
-      { message: input.messageId, ...(group ? { in: group } : {}) },
-    );
+    const inlineMessageId = placedInline.get(`${input.chatId}:${input.messageId}`);
+    const matches = (b: InlineKeyboardButton) =>
+      b.text === button.text && "callback_data" in b && b.callback_data === button.callback_data;
+    if (inlineMessageId) {
+      // a message sent via the bot: its press carries inline_message_id, not the message
+      const queryId = user.pressInline(inlineMessageId, matches);
+      void announceAnswer(user, input.chatId, queryId);
+      return c.json({ queryId });
+    }
+    const queryId = await user.press((b, m) => m.message_id === input.messageId && matches(b), {
+      message: input.messageId,
+      ...(group ? { in: group } : {}),
+    });
     void announceAnswer(user, input.chatId, queryId);
     return c.json({ queryId });
+  });
+
+  /**
+   * Pays an invoice as Telegram's client does: a pre-checkout query the bot
+   * must approve within Telegram's limit, then the successful_payment message.
+   * Test Stars: nothing real is spent.
+   */
+  app.post("/api/pay", async (c) => {
+    const input = await bodyOf(c, paySchema);
+    const member = memberOf(input.user);
+    chatOf(input.chatId, member);
+    if (input.chatId !== member.user.chatId) throw new BadInput("an invoice is paid in its own chat");
+    const outcome = await member.user.pay(input.messageId);
+    feed.refresh();
+    if (outcome.ok) return c.json({ ok: true });
+    return c.json({
+      ok: false,
+      error:
+        outcome.reason === "declined" ? outcome.errorMessage : "The bot did not confirm the order in time.",
+    });
+  });
+
+  /** `@bot query` typed in a chat: the bot's answer, as the results panel shows it. */
+  app.post("/api/inline", async (c) => {
+    const input = await bodyOf(c, inlineQuerySchema);
+    const member = memberOf(input.user);
+    const { group } = chatOf(input.chatId, member);
+    const queryId = member.user.inlineQuery(input.query, { chatType: group ? "supergroup" : "sender" });
+    const answer = await member.user.waitForInlineAnswer(queryId, { timeoutMs: 10_000 });
+    return c.json({ queryId, results: answer.results, ...(answer.button ? { button: answer.button } : {}) });
+  });
+
+  /** A result picked from the panel: sent via the bot into the chat. */
+  app.post("/api/inline/choose", async (c) => {
+    const input = await bodyOf(c, chooseSchema);
+    const member = memberOf(input.user);
+    const { group } = chatOf(input.chatId, member);
+    const { message, inlineMessageId } = member.user.chooseInlineResult(
+      input.queryId,
+      input.resultId,
+      group ? { chat: group } : {},
+    );
+    if (inlineMessageId) placedInline.set(`${input.chatId}:${message.message_id}`, inlineMessageId);
+    feed.refresh();
+    return c.json({ id: message.message_id });
   });
 
   /** The bot's answer to a press reaches the page as a toast or an alert. */

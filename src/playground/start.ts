@@ -11,6 +11,8 @@ import { startTelegramStandIn } from "./telegram";
 export interface Playground {
   /** the page to open */
   url: string;
+  /** what stands in for what, in one line for the start-up message */
+  setup: string;
   logger: Logger;
   stop(): Promise<void>;
 }
@@ -59,7 +61,13 @@ export async function startPlayground(env: Record<string, string | undefined>): 
       extraRoutes: { path: "/playground", app: playgroundRoutes({ tg, cast, feed, distDir: page.dir }) },
     });
     stops.push(() => runtime.stop());
-    return { url: `${runtime.url}/playground/`, logger, stop: stopAll };
+    const redisFrom = {
+      REDIS_URL: "REDIS_URL",
+      local: "the local one on 127.0.0.1:6379",
+      child: `a redis-server of its own (data in ${dataDir}/redis)`,
+    }[redis.source];
+    const setup = `Telegram: a local stand-in · media service: the built-in simulator · database: PGlite in ${dataDir}/pglite · Redis: ${redisFrom}`;
+    return { url: `${runtime.url}/playground/`, setup, logger, stop: stopAll };
   } catch (err) {
     await stopAll();
     throw err;

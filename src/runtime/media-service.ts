@@ -37,6 +37,7 @@ export async function connectMediaService(
     logger: deps.logger,
   });
   stops.onStop(phase.services, () => simulator.close());
-  deps.logger.warn({ url: simulator.url }, "SANDBOX: using the built-in media service simulator");
+  // sandbox mode is chosen (SANDBOX=1, or nothing configured): said once, not warned about
+  deps.logger.info({ url: simulator.url }, "sandbox: using the built-in media service simulator");
   return { media: createMediaClient({ baseUrl: simulator.url, apiKey: simulator.apiKey }), simulator };
 }

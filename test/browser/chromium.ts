@@ -93,6 +93,56 @@ export class ChatPage {
     return photo;
   }
 
+  /** Inline button labels the browser broke inside a word (a line ends between two non-space characters). */
+  async labelsBrokenMidWord(): Promise<string[]> {
+    return this.page.evaluate(`(() => {
+      const broken = [];
+      for (const key of document.querySelectorAll('.inline-keyboard .key')) {
+        let lastTop;
+        let previous = ' ';
+        const walker = document.createTreeWalker(key, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          let at = 0;
+          for (const ch of node.data) {
+            const range = document.createRange();
+            range.setStart(node, at);
+            range.setEnd(node, at + ch.length);
+            at += ch.length;
+            const box = range.getClientRects()[0];
+            if (!box) { previous = ' '; continue; }
+            if (lastTop !== undefined && box.top > lastTop + 2 && /\\S/.test(previous) && /\\S/.test(ch) && previous !== '-')
+              broken.push(key.textContent);
+            lastTop = box.top;
+            previous = ch;
+          }
+        }
+      }
+      return broken;
+    })()`);
+  }
+
+  /** How far the chat is from its very end, in pixels, and whether its newest button is fully in view. */
+  async distanceFromEnd(): Promise<{ gap: number; lastButtonHidden: number }> {
+    return this.page.evaluate(`(() => {
+      const list = document.querySelector('[data-testid="messages"]');
+      const keys = list.querySelectorAll('.inline-keyboard .key');
+      const last = keys[keys.length - 1];
+      const hidden = last ? Math.max(0, last.getBoundingClientRect().bottom - list.getBoundingClientRect().bottom) : 0;
+      return { gap: Math.max(0, Math.round(list.scrollHeight - list.scrollTop - list.clientHeight)), lastButtonHidden: Math.round(hidden) };
+    })()`);
+  }
+
+  /** the computed writing direction of an element */
+  async directionOf(locator: Locator): Promise<string> {
+    // runs in the page: globalThis there is the window
+    return locator.evaluate(
+      (element) =>
+        (globalThis as unknown as { getComputedStyle(e: unknown): { direction: string } }).getComputedStyle(
+          element,
+        ).direction,
+    );
+  }
+
   async countPhotos(): Promise<number> {
     return this.page.locator('[data-from="bot"] img[data-testid="photo"]').count();
   }

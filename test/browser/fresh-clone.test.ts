@@ -86,7 +86,11 @@ describe("a fresh clone", () => {
     expect(output).not.toContain("BOT_TOKEN is required");
     // npm install ran on the machine's Node, the bot on the project's own
     expect(output).not.toContain("EBADENGINE");
-    expect(output).toMatch(/playground on Node v24\./);
+    expect(output).toMatch(/sandbox mode on Node v24\./);
+    // a newcomer reads success: plain lines, no JSON log record, no stack trace
+    const startup = output.slice(0, output.indexOf("Open http"));
+    expect(startup).not.toMatch(/^\{"level"/m);
+    expect(startup).not.toMatch(/^\s+at /m);
 
     browser = await openChromium();
     const page = await browser.context.newPage();

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { type Playground, startPlayground } from "../../src/playground/start";
 import { solidPng } from "../../src/playground/telegram/images";
 import { freePort } from "../support/harness";
@@ -45,8 +45,15 @@ describe("the playground page in Chromium", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  // each page holds an event stream open: closed after its test, or Chromium's six connections per host run out
+  const pages: Page[] = [];
+  afterEach(async () => {
+    for (const page of pages.splice(0)) await page.close();
+  });
+
   async function openAs(name: string, greeting: RegExp = /credits/): Promise<ChatPage> {
     const page: Page = await browser.context.newPage();
+    pages.push(page);
     await page.goto(playground.url);
     const chat = new ChatPage(page);
     await chat.switchUser(name);
@@ -81,6 +88,16 @@ describe("the playground page in Chromium", () => {
     await chat.waitForBot("Send the audio or video to dub");
     await chat.attach([{ name: "talk.mp3", mimeType: "audio/mpeg", buffer: audioFixture }]);
     await chat.waitForBot("🎙 Dubbing");
+    // the languages' keyboard on a phone-sized screen: labels wrap between words, never inside one
+    await chat.page.setViewportSize({ width: 320, height: 800 });
+    await chat.press(/^🗣/);
+    await chat.waitForBot("Dub into which language?");
+    await chat.botMessage("Dub into which language?").getByRole("button", { name: "Portuguese" }).waitFor();
+    expect(await chat.labelsBrokenMidWord()).toEqual([]);
+    await chat.screenshot(join(shots, "dub-languages.png"));
+    await chat.page.setViewportSize({ width: 430, height: 900 });
+    await chat.press(/^(✓ )?English$/);
+    await chat.waitForBot(/Dub into: English/);
     await chat.press(/^✅ Confirm/);
     const result = chat
       .botMessages()
@@ -128,5 +145,124 @@ describe("the playground page in Chromium", () => {
     // the answer belongs to the topic: General does not show it
     await chat.page.getByRole("button", { name: "👥 General" }).click();
     await answer.waitFor({ state: "detached" });
+  });
+
+  test("buying: the invoice is drawn with its price and Pay; paying goes through pre-checkout and the balance grows", async () => {
+    const chat = await openAs("Alex");
+    await chat.type("/buy");
+    const packs = await chat.waitForBot("Choose a pack of credits");
+    const before = Number(/Your balance: (\d+)/.exec((await packs.textContent()) ?? "")?.[1]);
+    await chat.press(/credits · \d+ ⭐/);
+    const invoice = chat.page.getByTestId("invoice").last();
+    await invoice.waitFor();
+    await expect.poll(() => invoice.textContent()).toMatch(/credits.*⭐️ \d+/s);
+    await chat.screenshot(join(shots, "invoice.png"));
+    await invoice.getByRole("button", { name: /^Pay ⭐️ \d+$/ }).click();
+    await chat.page
+      .getByTestId("service")
+      .filter({ hasText: /You paid ⭐️ \d+/ })
+      .last()
+      .waitFor();
+    const paid = await chat.waitForBot(/credits added/);
+    const [, added, after] =
+      /⭐ (\d+) credits added\. Your balance: (\d+)/.exec((await paid.textContent()) ?? "") ?? [];
+    expect(Number(added)).toBeGreaterThan(0);
+    expect(Number(after)).toBe(before + Number(added));
+    await chat.screenshot(join(shots, "paid.png"));
+  });
+
+  test("inline mode: @bot and a description in the group, a result picked, Confirm, and the picture replaces it", async () => {
+    const chat = await openAs("Alex");
+    await chat.page.getByRole("button", { name: "👥 General" }).click();
+    await chat.page.getByTestId("composer").fill("@media_studio_bot a cat on a red sofa");
+    const offer = chat.page.getByTestId("inline-result").filter({ hasText: /Generate image · \d+ credits/ });
+    await offer.waitFor();
+    await chat.screenshot(join(shots, "inline-results.png"));
+    await offer.click();
+    const placed = chat.page
+      .getByTestId("message")
+      .filter({ has: chat.page.getByTestId("via-bot") })
+      .filter({ hasText: "a cat on a red sofa" })
+      .last();
+    await placed.waitFor();
+    const id = await placed.getAttribute("data-message-id");
+    const message = chat.page.locator(`[data-testid="message"][data-message-id="${id}"]`);
+    await message.getByRole("button", { name: /Confirm/ }).click();
+    // the same message turns into the picture, made for the one who placed it
+    await message.locator('img[data-testid="photo"]').waitFor({ timeout: 40_000 });
+    await expect.poll(() => message.textContent()).toContain("a cat on a red sofa");
+    await expect.poll(() => chat.page.getByTestId("composer").inputValue()).toBe("");
+    await chat.screenshot(join(shots, "inline-placed.png"));
+  });
+
+  test("group settings: the group's owner switches video off and a member is refused it; menus follow the scope", async () => {
+    const chat = await openAs("Morgan");
+    await chat.page.getByRole("button", { name: "👥 General" }).click();
+    await chat.page.getByTestId("menu").click();
+    const ownerMenu = chat.page.getByTestId("command-menu");
+    await ownerMenu.getByText("/groupsettings", { exact: true }).waitFor();
+    expect(await ownerMenu.getByText("/buy", { exact: true }).count()).toBe(0);
+    await ownerMenu.getByText("/groupsettings", { exact: true }).click();
+    await chat.waitForBot("Settings of Studio group");
+    await chat.press(/^✅ Video generation$/);
+    await chat.waitForBot(/🚫 Video generation: off/);
+    await chat.screenshot(join(shots, "group-settings.png"));
+    await chat.switchUser("Alex");
+    await chat.page.getByTestId("menu").click();
+    const memberMenu = chat.page.getByTestId("command-menu");
+    await memberMenu.getByText("/video", { exact: true }).waitFor();
+    expect(await memberMenu.getByText("/groupsettings", { exact: true }).count()).toBe(0);
+    await memberMenu.getByText("/video", { exact: true }).click();
+    await chat.waitForBot("Video generation is switched off in this group");
+    await chat.switchUser("Morgan");
+    await chat.type("/groupsettings");
+    await chat.press(/^🚫 Video generation$/);
+    await chat.waitForBot(/✅ Video generation: on/);
+  });
+
+  test("Persian is drawn right to left: the bot's bubbles, its buttons and the command menu", async () => {
+    const chat = await openAs("Sara", /اعتبار هدیه/);
+    await chat.type("/image");
+    await chat.waitForBot("تصویری را که می‌خواهید");
+    await chat.type("یک گربه روی مبل قرمز");
+    const options = await chat.waitForBot(/🖼.*گربه روی مبل/s);
+    expect(await chat.directionOf(options.locator(".text").first())).toBe("rtl");
+    const persianKey = options.locator(".inline-keyboard .key").filter({ hasText: /[\u0600-\u06FF]/ });
+    expect(await chat.directionOf(persianKey.first())).toBe("rtl");
+    const mine = chat.page.locator('[data-testid="message"][data-from="user"]').last();
+    expect(await chat.directionOf(mine.locator(".text"))).toBe("rtl");
+    await chat.page.getByTestId("menu").click();
+    const description = chat.page.getByTestId("command-menu").locator("small").first();
+    await description.waitFor();
+    expect(await chat.directionOf(description)).toBe("rtl");
+    await chat.screenshot(join(shots, "persian.png"));
+    // an English bubble stays left to right
+    await chat.switchUser("Alex");
+    await chat.type("/balance");
+    const english = await chat.waitForBot("Your credits");
+    expect(await chat.directionOf(english.locator(".text").first())).toBe("ltr");
+  });
+
+  test("a result: one set of action buttons, the chat at its very end, labels wrapped at words", async () => {
+    const chat = await openAs("Alex");
+    await chat.type("/image");
+    await chat.waitForBot("Describe the image");
+    await chat.type("a blue bicycle against a white wall");
+    await chat.waitForBot("🖼 New image");
+    const before = await chat.countPhotos();
+    await chat.press(/^✅ Confirm/);
+    await chat.waitForPhoto(before);
+    const againAfterPrompt = `(() => {
+      const all = [...document.querySelectorAll('[data-testid="message"]')];
+      const prompt = all.findLastIndex((m) => m.textContent.includes('a blue bicycle against a white wall') && m.dataset.from === 'user');
+      return all.slice(prompt + 1).flatMap((m) => [...m.querySelectorAll('.inline-keyboard .key')]).filter((k) => /Again/.test(k.textContent)).length;
+    })()`;
+    await expect.poll(() => chat.page.evaluate(againAfterPrompt), { timeout: 20_000 }).toBe(1);
+    // nothing adds a second set a moment later
+    await chat.page.waitForTimeout(1500);
+    expect(await chat.page.evaluate(againAfterPrompt)).toBe(1);
+    await expect.poll(() => chat.distanceFromEnd()).toEqual({ gap: 0, lastButtonHidden: 0 });
+    expect(await chat.labelsBrokenMidWord()).toEqual([]);
+    await chat.screenshot(join(shots, "result-actions.png"));
   });
 });

@@ -61,7 +61,7 @@ describe("npm run sandbox", () => {
         throw new Error(`sandbox did not start:\n${output}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect(output).toContain("SANDBOX");
+    expect(output).toContain("sandbox: using the built-in media service simulator");
     const user = tg.user({ language: "en" });
     await user.send("/start");
     await user.waitFor((m) => Boolean(m.text?.includes("credits")), { timeoutMs: 20_000 });

@@ -1,4 +1,4 @@
-import type { BotCommand, User } from "grammy/types";
+import type { BotCommand, InlineQueryResult, InlineQueryResultsButton, User } from "grammy/types";
 import type { MessageView } from "../feed-types";
 
 export interface Person {
@@ -14,6 +14,13 @@ export interface PlaygroundState {
   users: Person[];
   group: { id: number; title: string };
   topics: Array<{ id: number; name: string }>;
+}
+
+/** The bot's answer to an inline query, as the results panel draws it. */
+export interface InlineAnswer {
+  queryId: string;
+  results: InlineQueryResult[];
+  button?: InlineQueryResultsButton;
 }
 
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
@@ -38,6 +45,11 @@ export const api = {
     post<{ id: number }>("send", body),
   press: (body: { user: number; chatId: number; messageId: number; row: number; column: number }) =>
     post<{ queryId: string }>("press", body),
+  pay: (body: { user: number; chatId: number; messageId: number }) =>
+    post<{ ok: boolean; error?: string }>("pay", body),
+  inline: (body: { user: number; chatId: number; query: string }) => post<InlineAnswer>("inline", body),
+  choose: (body: { user: number; chatId: number; queryId: string; resultId: string }) =>
+    post<{ id: number }>("inline/choose", body),
   upload: (form: FormData) => call<{ ids: number[] }>("upload", { method: "POST", body: form }),
   fileUrl: (fileId: string) => `./api/files/${encodeURIComponent(fileId)}`,
 };

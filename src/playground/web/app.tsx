@@ -1,8 +1,9 @@
-import type { BotCommand, KeyboardButton } from "grammy/types";
+import type { BotCommand, KeyboardButton, Message } from "grammy/types";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { FeedEvent, MessageView } from "../feed-types";
-import { api, type PlaygroundState } from "./api";
-import { Bubble, type MessageActions } from "./message";
+import { api, type InlineAnswer, type PlaygroundState } from "./api";
+import { InlinePanel } from "./inline-panel";
+import { Bubble, type MessageActions, payKey } from "./message";
 
 interface Place {
   chatId: number;
@@ -23,6 +24,28 @@ function upsert(list: MessageView[], view: MessageView): MessageView[] {
   const next = [...list];
   next[index] = view;
   return next;
+}
+
+/** Messages Telegram draws as a line in the middle of the chat, not as a bubble. */
+function serviceText(message: Message, botName: string): string | undefined {
+  if (message.forum_topic_created) return `Topic “${message.forum_topic_created.name}” created`;
+  const paid = message.successful_payment;
+  if (paid) {
+    const amount =
+      paid.currency === "XTR" ? `⭐️ ${paid.total_amount}` : `${paid.total_amount} ${paid.currency}`;
+    return `You paid ${amount} to ${botName} (test payment)`;
+  }
+  const refunded = message.refunded_payment;
+  if (refunded) return `⭐️ ${refunded.total_amount} refunded by ${botName}`;
+  return undefined;
+}
+
+/** The query of `@bot …` typed in the composer; undefined when the text is not an inline query. */
+function inlineQueryOf(text: string, username: string): string | undefined {
+  const prefix = `@${username}`;
+  if (text.slice(0, prefix.length).toLowerCase() !== prefix.toLowerCase()) return undefined;
+  const rest = text.slice(prefix.length);
+  return /^\s/.test(rest) ? rest.trim() : undefined;
 }
 
 /** consecutive messages of one album become one bubble */
@@ -51,7 +74,11 @@ export function App() {
   const [pending, setPending] = useState<Map<string, string>>(new Map());
   const [error, setError] = useState<string>();
   const [connected, setConnected] = useState(false);
+  const [inline, setInline] = useState<{ query: string; answer?: InlineAnswer }>();
   const listRef = useRef<HTMLDivElement>(null);
+  const feedRef = useRef<HTMLDivElement>(null);
+  /** the chat follows new messages while the reader is at its end */
+  const stick = useRef(true);
   const fileInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -124,9 +151,55 @@ export function App() {
     );
   }, [byChat, place, state]);
 
+  // whatever grows the chat (a message, an edit, a picture loading, a panel opening) keeps its end in view
   useEffect(() => {
-    listRef.current?.scrollTo({ top: listRef.current.scrollHeight });
-  }, [visible.length, visible.at(-1)?.message.edit_date]);
+    const list = listRef.current;
+    const feedBox = feedRef.current;
+    if (!list || !feedBox) return;
+    let placed = list.scrollTop;
+    const toEnd = () => {
+      if (!stick.current) return;
+      list.scrollTop = list.scrollHeight;
+      placed = list.scrollTop;
+    };
+    // only the reader scrolling up lets go of the end; growth between a scroll and its event does not
+    const onScroll = () => {
+      if (list.scrollHeight - list.scrollTop - list.clientHeight < 40) stick.current = true;
+      else if (list.scrollTop < placed - 1) stick.current = false;
+      placed = list.scrollTop;
+    };
+    const observer = new ResizeObserver(toEnd);
+    observer.observe(list);
+    observer.observe(feedBox);
+    list.addEventListener("scroll", onScroll);
+    return () => {
+      observer.disconnect();
+      list.removeEventListener("scroll", onScroll);
+    };
+  }, [state !== undefined]);
+
+  useEffect(() => {
+    stick.current = true;
+  }, [place?.chatId, place?.threadId]);
+
+  const inlineQuery = state?.bot.username ? inlineQueryOf(text, state.bot.username) : undefined;
+  useEffect(() => {
+    if (inlineQuery === undefined || !place || userId === undefined) {
+      setInline(undefined);
+      return;
+    }
+    setInline((current) => (current?.query === inlineQuery ? current : { query: inlineQuery }));
+    // Telegram's client asks as the user types, after a short pause
+    const timer = setTimeout(() => {
+      void api
+        .inline({ user: userId, chatId: place.chatId, query: inlineQuery })
+        .then((answer) =>
+          setInline((current) => (current?.query === inlineQuery ? { ...current, answer } : current)),
+        )
+        .catch((err: unknown) => setError(err instanceof Error ? err.message : String(err)));
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [inlineQuery, place?.chatId, userId]);
 
   const lastBot = [...visible].reverse().find((m) => m.fromBot && m.markup);
   const replyKeyboard =
@@ -159,6 +232,7 @@ export function App() {
   }
 
   async function send(textToSend: string) {
+    stick.current = true;
     const target = replyTo ?? forceReply;
     const common = {
       user: userId!,
@@ -199,7 +273,42 @@ export function App() {
       });
     },
     reply: (view) => setReplyTo(view),
+    pay(view) {
+      const key = payKey(view);
+      setPending((p) => new Map(p).set(key, key));
+      void run(async () => {
+        try {
+          const outcome = await api.pay({ user: userId!, chatId: view.chatId, messageId: view.id });
+          if (!outcome.ok) setAlertText(outcome.error ?? "The payment did not go through.");
+        } finally {
+          setPending((p) => {
+            const next = new Map(p);
+            next.delete(key);
+            return next;
+          });
+        }
+      });
+    },
   };
+
+  function pickInline(resultId: string) {
+    const queryId = inline?.answer?.queryId;
+    if (!queryId) return;
+    void run(async () => {
+      stick.current = true;
+      await api.choose({ user: userId!, chatId: place!.chatId, queryId, resultId });
+      setText("");
+    });
+  }
+
+  /** the results' button: Telegram opens the private chat with the bot and sends /start <parameter> */
+  function openBotWith(startParameter: string) {
+    void run(async () => {
+      setText("");
+      setPlace({ chatId: userId! });
+      await api.send({ user: userId!, chatId: userId!, text: `/start ${startParameter}` });
+    });
+  }
 
   return (
     <div class="app">
@@ -249,16 +358,19 @@ export function App() {
         ))}
       </nav>
       <main ref={listRef} class="messages" data-testid="messages">
-        {visible.length === 0 ? <div class="empty">Say hello: send /start</div> : null}
-        {bubbles(visible).map((views) =>
-          views[0]!.message.forum_topic_created ? (
-            <div class="service" key={views[0]!.id}>
-              Topic “{views[0]!.message.forum_topic_created.name}” created
-            </div>
-          ) : (
-            <Bubble views={views} senderName={nameOf(views[0]!)} actions={actions} key={views[0]!.id} />
-          ),
-        )}
+        <div class="feed" ref={feedRef}>
+          {visible.length === 0 ? <div class="empty">Say hello: send /start</div> : null}
+          {bubbles(visible).map((views) => {
+            const service = serviceText(views[0]!.message, state.bot.first_name);
+            return service ? (
+              <div class="service" key={views[0]!.id} data-testid="service" dir="auto">
+                {service}
+              </div>
+            ) : (
+              <Bubble views={views} senderName={nameOf(views[0]!)} actions={actions} key={views[0]!.id} />
+            );
+          })}
+        </div>
       </main>
       <div class="toasts">
         {toasts.map((t) => (
@@ -287,7 +399,7 @@ export function App() {
           {commands.length === 0 ? <div class="empty">No commands</div> : null}
           {commands.map((c) => (
             <button type="button" key={c.command} onClick={() => void run(() => send(`/${c.command}`))}>
-              <span class="command">/{c.command}</span> <small>{c.description}</small>
+              <span class="command">/{c.command}</span> <small dir="auto">{c.description}</small>
             </button>
           ))}
         </div>
@@ -299,7 +411,7 @@ export function App() {
               {row.map((b) => {
                 const label = typeof b === "string" ? b : b.text;
                 return (
-                  <button type="button" key={label} onClick={() => void run(() => send(label))}>
+                  <button type="button" key={label} dir="auto" onClick={() => void run(() => send(label))}>
                     {label}
                   </button>
                 );
@@ -308,8 +420,9 @@ export function App() {
           ))}
         </div>
       ) : null}
+      {inline ? <InlinePanel answer={inline.answer} onPick={pickInline} onButton={openBotWith} /> : null}
       {replyTo || forceReply ? (
-        <div class="replying">
+        <div class="replying" dir="auto">
           ↩ Replying to: {((replyTo ?? forceReply)!.message.text ?? "message").slice(0, 60)}
           {replyTo ? (
             <button type="button" onClick={() => setReplyTo(undefined)}>

@@ -5,6 +5,8 @@ import { FormattedText } from "./text";
 
 export interface MessageActions {
   press(view: MessageView, row: number, column: number): void;
+  /** the Pay button of an invoice */
+  pay(view: MessageView): void;
   reply(view: MessageView): void;
   pending: Set<string>;
 }
@@ -65,9 +67,44 @@ function Media({ message }: { message: Message }) {
   return null;
 }
 
+/** An invoice as Telegram draws it: title, description, price, and a Pay button unless the bot gave its own. */
+function Invoice({ view, actions }: { view: MessageView; actions: MessageActions }) {
+  const invoice = view.message.invoice;
+  if (!invoice) return null;
+  const stars = invoice.currency === "XTR";
+  const price = stars ? `⭐️ ${invoice.total_amount}` : `${invoice.total_amount} ${invoice.currency}`;
+  return (
+    <div class="invoice" data-testid="invoice">
+      <div class="invoice-title" dir="auto">
+        {invoice.title}
+      </div>
+      <div class="invoice-description" dir="auto">
+        {invoice.description}
+      </div>
+      <div class="invoice-price">
+        <strong>{price}</strong> <span class="test-badge">TEST</span>
+      </div>
+      {view.message.reply_markup ? null : (
+        <div class="inline-keyboard">
+          <button
+            type="button"
+            class={`key pay${actions.pending.has(payKey(view)) ? " pending" : ""}`}
+            onClick={() => actions.pay(view)}
+          >
+            Pay {price}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export const payKey = (view: MessageView) => `${view.chatId}:${view.id}:pay`;
+
 function Keyboard({ view, actions }: { view: MessageView; actions: MessageActions }) {
   const rows = view.message.reply_markup?.inline_keyboard ?? [];
   if (rows.length === 0) return null;
+  const invoice = view.message.invoice !== undefined;
   return (
     <div class="inline-keyboard">
       {rows.map((row, r) => (
@@ -77,11 +114,21 @@ function Keyboard({ view, actions }: { view: MessageView; actions: MessageAction
               <a class="key" href={button.url} target="_blank" rel="noreferrer" key={`${r}-${c}`}>
                 {button.text} ↗
               </a>
+            ) : invoice && "pay" in button && button.pay ? (
+              <button
+                type="button"
+                class={`key pay${actions.pending.has(payKey(view)) ? " pending" : ""}`}
+                key={`${r}-${c}`}
+                onClick={() => actions.pay(view)}
+              >
+                {button.text}
+              </button>
             ) : (
               <button
                 type="button"
                 class={`key${actions.pending.has(`${view.chatId}:${view.id}:${r}:${c}`) ? " pending" : ""}`}
                 key={`${r}-${c}`}
+                dir="auto"
                 onClick={() => actions.press(view, r, c)}
               >
                 {button.text}
@@ -115,9 +162,19 @@ export function Bubble({
       data-message-id={first.id}
       data-from={first.fromBot ? "bot" : "user"}
     >
-      {senderName ? <div class="sender">{senderName}</div> : null}
+      {senderName || first.message.via_bot ? (
+        <div class="sender" dir="auto">
+          {senderName}
+          {first.message.via_bot ? (
+            <small class="via" data-testid="via-bot">
+              {" "}
+              via @{first.message.via_bot.username}
+            </small>
+          ) : null}
+        </div>
+      ) : null}
       {quoted ? (
-        <div class="quote">
+        <div class="quote" dir="auto">
           ↩ {(quoted.text ?? quoted.caption ?? (quoted.photo ? "photo" : "message")).slice(0, 80)}
         </div>
       ) : null}
@@ -126,13 +183,14 @@ export function Bubble({
           <Media message={v.message} key={v.id} />
         ))}
       </div>
+      <Invoice view={first} actions={actions} />
       {message.text !== undefined ? (
-        <div class="text">
+        <div class="text" dir="auto">
           <FormattedText text={message.text} entities={message.entities} />
         </div>
       ) : null}
       {message.caption !== undefined ? (
-        <div class="text caption">
+        <div class="text caption" dir="auto">
           <FormattedText text={message.caption} entities={message.caption_entities} />
         </div>
       ) : null}
