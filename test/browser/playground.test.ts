@@ -16,6 +16,13 @@ interface MediaElement {
 }
 
 const shots = join(process.cwd(), "test-results", "playground");
+
+/** A screenshot for the run's results; with UPDATE_SCREENSHOTS, also the one in docs/playground. */
+async function shot(chat: ChatPage, name: string): Promise<void> {
+  await chat.screenshot(join(shots, `${name}.png`));
+  if (process.env.UPDATE_SCREENSHOTS)
+    await chat.screenshot(join(process.cwd(), "docs", "playground", `${name}.png`));
+}
 const audioFixture = readFileSync(new URL("../../src/simulator/fixtures/audio.mp3", import.meta.url));
 
 /**
@@ -76,7 +83,7 @@ describe("the playground page in Chromium", () => {
     await chat.press(/^✅ Confirm/);
     const photo = await chat.waitForPhoto(before);
     await expect.poll(() => photo.textContent()).toContain("lighthouse");
-    await chat.screenshot(join(shots, "image.png"));
+    await shot(chat, "image");
     // the README shows this one; refreshed on request or when missing
     const readmeShot = join(process.cwd(), "docs", "playground.png");
     if (process.env.UPDATE_SCREENSHOTS || !existsSync(readmeShot)) await chat.screenshot(readmeShot);
@@ -94,7 +101,7 @@ describe("the playground page in Chromium", () => {
     await chat.waitForBot("Dub into which language?");
     await chat.botMessage("Dub into which language?").getByRole("button", { name: "Portuguese" }).waitFor();
     expect(await chat.labelsBrokenMidWord()).toEqual([]);
-    await chat.screenshot(join(shots, "dub-languages.png"));
+    await shot(chat, "dub-languages");
     await chat.page.setViewportSize({ width: 430, height: 900 });
     await chat.press(/^(✓ )?English$/);
     await chat.waitForBot(/Dub into: English/);
@@ -117,7 +124,7 @@ describe("the playground page in Chromium", () => {
       );
     expect(duration).toBeGreaterThan(0);
     await expect.poll(() => result.textContent()).toContain("dubbed-en.mp3");
-    await chat.screenshot(join(shots, "dub.png"));
+    await shot(chat, "dub");
   });
 
   test("edit: an attached photo and a description make an edited picture", async () => {
@@ -132,7 +139,7 @@ describe("the playground page in Chromium", () => {
     await chat.press(/^✅ Confirm/);
     const photo = await chat.waitForPhoto(before);
     await expect.poll(() => photo.textContent()).toContain("walls blue");
-    await chat.screenshot(join(shots, "edit.png"));
+    await shot(chat, "edit");
   });
 
   test("people and places: Sara is answered in Persian; a forum topic gets its own answers", async () => {
@@ -141,7 +148,7 @@ describe("the playground page in Chromium", () => {
     await chat.page.getByTestId("menu").click();
     await chat.page.getByTestId("command-menu").getByText("/help", { exact: true }).click();
     const answer = await chat.waitForBot(/\/image/);
-    await chat.screenshot(join(shots, "group-topic.png"));
+    await shot(chat, "group-topic");
     // the answer belongs to the topic: General does not show it
     await chat.page.getByRole("button", { name: "👥 General" }).click();
     await answer.waitFor({ state: "detached" });
@@ -156,7 +163,7 @@ describe("the playground page in Chromium", () => {
     const invoice = chat.page.getByTestId("invoice").last();
     await invoice.waitFor();
     await expect.poll(() => invoice.textContent()).toMatch(/credits.*⭐️ \d+/s);
-    await chat.screenshot(join(shots, "invoice.png"));
+    await shot(chat, "invoice");
     await invoice.getByRole("button", { name: /^Pay ⭐️ \d+$/ }).click();
     await chat.page
       .getByTestId("service")
@@ -168,7 +175,7 @@ describe("the playground page in Chromium", () => {
       /⭐ (\d+) credits added\. Your balance: (\d+)/.exec((await paid.textContent()) ?? "") ?? [];
     expect(Number(added)).toBeGreaterThan(0);
     expect(Number(after)).toBe(before + Number(added));
-    await chat.screenshot(join(shots, "paid.png"));
+    await shot(chat, "paid");
   });
 
   test("inline mode: @bot and a description in the group, a result picked, Confirm, and the picture replaces it", async () => {
@@ -177,7 +184,7 @@ describe("the playground page in Chromium", () => {
     await chat.page.getByTestId("composer").fill("@media_studio_bot a cat on a red sofa");
     const offer = chat.page.getByTestId("inline-result").filter({ hasText: /Generate image · \d+ credits/ });
     await offer.waitFor();
-    await chat.screenshot(join(shots, "inline-results.png"));
+    await shot(chat, "inline-results");
     await offer.click();
     const placed = chat.page
       .getByTestId("message")
@@ -192,7 +199,7 @@ describe("the playground page in Chromium", () => {
     await message.locator('img[data-testid="photo"]').waitFor({ timeout: 40_000 });
     await expect.poll(() => message.textContent()).toContain("a cat on a red sofa");
     await expect.poll(() => chat.page.getByTestId("composer").inputValue()).toBe("");
-    await chat.screenshot(join(shots, "inline-placed.png"));
+    await shot(chat, "inline-placed");
   });
 
   test("group settings: the group's owner switches video off and a member is refused it; menus follow the scope", async () => {
@@ -206,7 +213,7 @@ describe("the playground page in Chromium", () => {
     await chat.waitForBot("Settings of Studio group");
     await chat.press(/^✅ Video generation$/);
     await chat.waitForBot(/🚫 Video generation: off/);
-    await chat.screenshot(join(shots, "group-settings.png"));
+    await shot(chat, "group-settings");
     await chat.switchUser("Alex");
     await chat.page.getByTestId("menu").click();
     const memberMenu = chat.page.getByTestId("command-menu");
@@ -235,7 +242,7 @@ describe("the playground page in Chromium", () => {
     const description = chat.page.getByTestId("command-menu").locator("small").first();
     await description.waitFor();
     expect(await chat.directionOf(description)).toBe("rtl");
-    await chat.screenshot(join(shots, "persian.png"));
+    await shot(chat, "persian");
     // an English bubble stays left to right
     await chat.switchUser("Alex");
     await chat.type("/balance");
@@ -263,6 +270,6 @@ describe("the playground page in Chromium", () => {
     expect(await chat.page.evaluate(againAfterPrompt)).toBe(1);
     await expect.poll(() => chat.distanceFromEnd()).toEqual({ gap: 0, lastButtonHidden: 0 });
     expect(await chat.labelsBrokenMidWord()).toEqual([]);
-    await chat.screenshot(join(shots, "result-actions.png"));
+    await shot(chat, "result-actions");
   });
 });

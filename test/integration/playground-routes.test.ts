@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type Cast, createCast } from "../../src/playground/cast";
@@ -54,6 +55,60 @@ describe("the playground API", () => {
     expect((await app.request("/api/send", { method: "POST", body: "{not json" })).status).toBe(400);
     expect((await app.request("/api/send", json({ user: 1, chatId: 1, text: "x" }))).status).toBe(400);
     expect((await app.request("/api/press", json({ user: cast.members[0]!.user.id }))).status).toBe(400);
+  });
+
+  test("paying: only an invoice, only in its own chat; inline: only one's own query's results", async () => {
+    const [alex, morgan] = cast.members;
+    const note = await alex!.user.send("not an invoice");
+    const pay = (body: unknown) => app.request("/api/pay", json(body));
+    // a user's own message is no invoice; another user's chat is not theirs to pay in
+    expect(
+      (await pay({ user: alex!.user.id, chatId: alex!.user.chatId, messageId: note.message_id })).status,
+    ).toBe(400);
+    expect(
+      (await pay({ user: morgan!.user.id, chatId: alex!.user.chatId, messageId: note.message_id })).status,
+    ).toBe(400);
+    expect((await pay({ user: alex!.user.id, chatId: cast.group.id, messageId: 1 })).status).toBe(400);
+    const choose = await app.request(
+      "/api/inline/choose",
+      json({ user: morgan!.user.id, chatId: cast.group.id, queryId: "404", resultId: "x" }),
+    );
+    expect(choose.status).toBe(400);
+    const elsewhere = await app.request(
+      "/api/inline",
+      json({ user: alex!.user.id, chatId: morgan!.user.chatId, query: "a cat" }),
+    );
+    expect(elsewhere.status).toBe(400);
+    expect(tg.chat(alex!.user.chatId)?.messages.filter((m) => m.message.successful_payment)).toEqual([]);
+  });
+
+  test("random bodies on every route get a 4xx, never a 5xx", async () => {
+    const routes = ["/api/send", "/api/press", "/api/pay", "/api/inline/choose"];
+    const ids = [...cast.members.map((m) => m.user.id), cast.group.id, 0, -1, 1];
+    const body = fc.oneof(
+      fc.anything(),
+      fc.record(
+        {
+          user: fc.oneof(fc.constantFrom(...ids), fc.anything()),
+          chatId: fc.oneof(fc.constantFrom(...ids), fc.anything()),
+          messageId: fc.oneof(fc.integer({ min: -2, max: 50 }), fc.anything()),
+          row: fc.integer({ min: -1, max: 5 }),
+          column: fc.integer({ min: -1, max: 5 }),
+          text: fc.string({ maxLength: 20 }),
+          queryId: fc.string({ maxLength: 70 }),
+          resultId: fc.string({ maxLength: 70 }),
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...routes), body, async (route, input) => {
+        const res = await app.request(route, json(input));
+        expect(res.status).toBeLessThan(500);
+        if (route !== "/api/send") expect(res.status === 200 && route === "/api/pay").toBe(false);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   test("an upload over the limit is refused with 413 before it is read", async () => {

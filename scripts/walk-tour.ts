@@ -1,0 +1,164 @@
+/**
+ * Walks the README's playground tour in Chromium against a running sandbox,
+ * step by step, printing what each step showed and saving a screenshot of
+ * each: `npm run sandbox` in one terminal, then
+ * `npm run tour -- http://127.0.0.1:8080/playground/ [screenshot dir]`.
+ * A release check, not part of CI (the browser tests cover each feature).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { solidPng } from "../src/playground/telegram/images";
+import { ChatPage, openChromium } from "../test/browser/chromium";
+
+const [address, shots = "test-results/tour"] = process.argv.slice(2);
+if (!address) throw new Error("usage: tsx scripts/walk-tour.ts <playground address> [screenshot dir]");
+
+const browser = await openChromium();
+const page = await browser.context.newPage();
+await page.goto(address);
+const chat = new ChatPage(page);
+const said = async (text: string | RegExp, timeout?: number) =>
+  ((await (await chat.waitForBot(text, timeout)).textContent()) ?? "").replace(/\s+/g, " ").slice(0, 160);
+const step = async (name: string, run: () => Promise<string>) => {
+  const started = Date.now();
+  const shown = await run();
+  await chat.screenshot(join(shots, `${name}.png`));
+  process.stdout.write(`${name} (${((Date.now() - started) / 1000).toFixed(1)} s): ${shown}\n`);
+};
+const menu = async (command: string) => {
+  await page.getByTestId("menu").click();
+  await page.getByTestId("command-menu").getByText(`/${command}`, { exact: true }).click();
+};
+const audio = readFileSync(new URL("../src/simulator/fixtures/audio.mp3", import.meta.url));
+
+try {
+  await chat.switchUser("Alex");
+  await step("1-start", async () => {
+    await menu("start");
+    return said(/welcome credits|credits are yours/);
+  });
+  await step("2-image", async () => {
+    await menu("image");
+    await chat.waitForBot("Describe the image");
+    await chat.press("✨ Try the example");
+    await chat.waitForBot("🖼 New image");
+    const before = await chat.countPhotos();
+    await chat.press(/^✅ Confirm/);
+    await chat.waitForPhoto(before);
+    return said(/Done! ✨/, 30_000);
+  });
+  await step("3-buy", async () => {
+    await chat.type("/buy");
+    await chat.waitForBot("Choose a pack");
+    await chat.press(/^150 \+ 10 bonus credits/);
+    const invoice = page.getByTestId("invoice").last();
+    await invoice.getByRole("button", { name: /^Pay/ }).click();
+    return said(/credits added/);
+  });
+  await step("4a-edit", async () => {
+    await chat.type("/edit");
+    await chat.waitForBot("Send 1 to 3 photos");
+    await chat.attach([{ name: "room.png", mimeType: "image/png", buffer: solidPng(640, 480) }]);
+    await chat.waitForBot("1 of 3 pictures received");
+    await chat.type("make the walls blue");
+    await chat.waitForBot("✏️ Photo edit");
+    const before = await chat.countPhotos();
+    await chat.press(/^✅ Confirm/);
+    await chat.waitForPhoto(before);
+    return said(/Done! ✨/, 30_000);
+  });
+  await step("4b-dub", async () => {
+    await chat.type("/dub");
+    await chat.waitForBot("Send the audio or video to dub");
+    await chat.attach([{ name: "talk.mp3", mimeType: "audio/mpeg", buffer: audio }]);
+    await chat.waitForBot("🎙 Dubbing");
+    await chat.press(/^✅ Confirm/);
+    await page.locator('[data-from="bot"] [data-testid="audio"]').last().waitFor({ timeout: 60_000 });
+    return said(/Done! ✨/, 30_000);
+  });
+  await step("4c-video", async () => {
+    await chat.type("/video");
+    await chat.waitForBot(/Describe the video/);
+    await chat.type("waves rolling onto a beach at sunset");
+    await chat.waitForBot("🎬 New video");
+    await chat.press(/^✅ Confirm/);
+    await page.locator('[data-from="bot"] [data-testid="video"]').last().waitFor({ timeout: 90_000 });
+    return said(/Done! ✨/, 30_000);
+  });
+  await step("5-inline", async () => {
+    await page.getByRole("button", { name: "👥 General" }).click();
+    await page.getByTestId("composer").fill("@media_studio_bot a cat in the snow");
+    await page
+      .getByTestId("inline-result")
+      .filter({ hasText: /Generate image/ })
+      .click();
+    const placed = page
+      .getByTestId("message")
+      .filter({ has: page.getByTestId("via-bot") })
+      .filter({ hasText: "a cat in the snow" })
+      .last();
+    const id = await placed.getAttribute("data-message-id");
+    const message = page.locator(`[data-testid="message"][data-message-id="${id}"]`);
+    await message.getByRole("button", { name: /Confirm/ }).click();
+    await message.locator('img[data-testid="photo"]').waitFor({ timeout: 40_000 });
+    return ((await message.textContent()) ?? "").replace(/\s+/g, " ");
+  });
+  await step("6-balance-history-settings-language", async () => {
+    await page.getByRole("button", { name: "🤖 Bot" }).click();
+    const lines: string[] = [];
+    await chat.type("/balance");
+    lines.push(await said("Your credits"));
+    await chat.type("/history");
+    lines.push(await said(/History|history|Your last/));
+    await chat.type("/settings");
+    lines.push(await said(/settings|remembered/));
+    await chat.type("/language");
+    await chat.waitForBot("Choose your language");
+    await chat.press(/فارسی/);
+    lines.push(await said(/فارسی/));
+    await page.getByTestId("menu").click();
+    lines.push(
+      `menu: ${((await page.getByTestId("command-menu").locator("small").first().textContent()) ?? "").trim()}`,
+    );
+    await page.getByTestId("menu").click();
+    await chat.type("/language");
+    await chat.press(/English/);
+    lines.push(await said("I will speak English"));
+    return lines.join(" | ");
+  });
+  await step("7-admin-and-group", async () => {
+    await chat.switchUser("Morgan");
+    const lines: string[] = [];
+    await chat.type("/start");
+    await said(/credits/);
+    await chat.type("/stats");
+    lines.push(await said(/Generations|generations|Users|users/));
+    const alexId = await page
+      .getByTestId("user-switcher")
+      .locator("option", { hasText: "Alex" })
+      .getAttribute("value");
+    await chat.type(`/grant ${alexId} 5`);
+    lines.push(await said(/5/));
+    await chat.type("/broadcast");
+    lines.push(await said(/broadcast|Broadcast|send/));
+    await chat.type("/cancel");
+    await page.getByRole("button", { name: "👥 General" }).click();
+    await chat.type("/groupsettings");
+    await chat.waitForBot("Settings of Studio group");
+    await chat.press(/^✅ Video generation$/);
+    lines.push(await said(/Video generation: off/));
+    await chat.switchUser("Alex");
+    await chat.type("/video");
+    lines.push(await said("switched off in this group"));
+    await chat.switchUser("Morgan");
+    await chat.type("/groupsettings");
+    await chat.press(/^🚫 Video generation$/);
+    await said(/Video generation: on/);
+    await page.getByRole("button", { name: "# Renders" }).click();
+    await chat.type("/balance");
+    lines.push(`in # Renders: ${await said("Your credits")}`);
+    return lines.join(" | ");
+  });
+} finally {
+  await browser.close();
+}
