@@ -1,7 +1,7 @@
 import { Bot, Composer, type Transformer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { createShownMessages } from "../telegram/shown-messages";
-import { retryAdminMenus } from "./commands";
+import { refreshChosenMenus, retryAdminMenus } from "./commands";
 import type { BotContext, BotDeps } from "./context";
 import { conversationsPlugin } from "./conversations/plugin";
 import { balanceFeature } from "./features/balance";
@@ -44,8 +44,12 @@ export interface CreateBotOptions {
   groupRateLimit?: Partial<RateLimitOptions>;
   /** where updates are recorded before handling; one over `deps.db` by default */
   journal?: UpdateJournal;
-  /** the features' commands in the menu, as given to `syncCommands`: /language sets a user's menu from them */
-  menuCommands?: readonly string[];
+  /**
+   * the features' commands in the menu, as given to `syncCommands`: /language
+   * sets a user's menu from them (no default: a menu without them would hide
+   * the features from whoever chose a language)
+   */
+  menuCommands: readonly string[];
 }
 
 /** Where in the bot's chain a feature's composer runs. */
@@ -66,7 +70,8 @@ export interface FeatureMount {
  * The bot with its middleware in order: the update journal's claim, in turn
  * per chat and user across processes (a redelivered or finished update is dropped), error boundary, i18n, rate limits
  * (per user, per group), what a group may send as itself, people only,
- * banned users stopped, conversations, user registration, the
+ * banned users stopped, conversations, user registration, the menus to set
+ * again (an admin's refused at start-up, a chosen language's after a deploy), the
  * always-available handlers, the given features, and a fallback. Errors end in
  * `handleBotError`. Starting it (polling or webhook) is the caller's choice.
  */
@@ -137,12 +142,14 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   guarded.use(conversationsPlugin(deps.db));
   guarded.use(registerUser(deps.users));
   guarded.use(retryAdminMenus());
+  const menus = { extra: options.menuCommands, adminIds: deps.config.adminIds };
+  guarded.use(refreshChosenMenus(menus));
 
   guarded.use(
     startFeature(deps),
     helpFeature,
     balanceFeature(deps),
-    languageFeature(deps, options.menuCommands ?? []),
+    languageFeature(deps, menus),
     cancelFeature(deps),
     membershipFeature(deps),
   );

@@ -3,7 +3,7 @@ import type { Api, Bot, MiddlewareFn } from "grammy";
 import type { BotCommandScope } from "grammy/types";
 import type { Logger } from "../lib/logger";
 import { messageOf } from "../lib/message-of";
-import { type Language, languages } from "../users/language";
+import { type Language, languageFromCode, languages } from "../users/language";
 import type { BotContext } from "./context";
 import { translate } from "./i18n";
 
@@ -73,6 +73,12 @@ export function commandMenus(
 export interface SyncCommandsOptions {
   /** bot admins: each gets the admin commands in their own chat */
   adminIds?: readonly number[];
+  /**
+   * An admin's stored language (their users row), undefined when the bot has none:
+   * their menu is then in it whatever their client's, as /language sets it
+   * (`setChosenLanguageMenu`); without one, a menu per client language.
+   */
+  languageOf?(adminId: number): Promise<Language | undefined>;
   logger?: Pick<Logger, "info">;
 }
 
@@ -93,6 +99,57 @@ export interface MenuSource {
 }
 
 /**
+ * One private chat's menu: the menus set in its scope, then its menus per
+ * client language deleted (each would win over the one without a
+ * language_code for clients in that language).
+ */
+interface ChatMenu {
+  set: MenuCall[];
+  deleted: Array<NonNullable<MenuCall["language_code"]>>;
+}
+
+async function applyChatMenu(api: Api, chatId: number, menu: ChatMenu): Promise<void> {
+  for (const call of menu.set) await setMenu(api, call);
+  for (const language_code of menu.deleted) {
+    await api.deleteMyCommands({ scope: { type: "chat", chat_id: chatId }, language_code });
+  }
+}
+
+const isChatOf = (call: MenuCall, chatId: number) =>
+  call.scope?.type === "chat" && call.scope.chat_id === chatId;
+
+/** An admin's menu per client language (the admin commands too), from `commandMenus`' calls. */
+function adminMenu(scopes: readonly MenuCall[], adminId: number): ChatMenu {
+  return { set: scopes.filter((call) => isChatOf(call, adminId)), deleted: [] };
+}
+
+/**
+ * A user's private menu in one language, whatever their client's: their
+ * private menu in that language from `commandMenus`' calls (an admin's with
+ * the admin commands), set once in their chat's scope without a
+ * language_code. An admin's menus per client language are deleted.
+ */
+function chosenLanguageMenu(
+  scopes: readonly MenuCall[],
+  userId: number,
+  language: Language,
+  admin: boolean,
+): ChatMenu {
+  const privateMenu = (call: MenuCall) =>
+    admin ? isChatOf(call, userId) : call.scope?.type === "all_private_chats";
+  // the menus' own language (English) is the one without a language_code
+  const chosen = scopes.find(
+    (call) => privateMenu(call) && (call.language_code ?? languages[0]) === language,
+  );
+  if (!chosen) throw new Error(`no private menu in ${language}`);
+  const scope = { type: "chat", chat_id: userId } as const;
+  const deleted = admin
+    ? scopes.flatMap((call) => (privateMenu(call) && call.language_code ? [call.language_code] : []))
+    : [];
+  return { set: [{ scope, commands: chosen.commands }], deleted };
+}
+
+/**
  * Sets a user's private-chat menu in the language they chose (/language),
  * whatever their client's language: one menu in their chat's scope, with no
  * language_code. A bot admin's keeps the admin commands, and their start-up
@@ -107,58 +164,46 @@ export async function setChosenLanguageMenu(
 ): Promise<void> {
   const admin = source.adminIds.includes(userId);
   const { scopes } = commandMenus(source.extra, admin ? [userId] : []).toArgs();
-  const privateMenu = (call: MenuCall) =>
-    admin ? call.scope?.type === "chat" : call.scope?.type === "all_private_chats";
-  // the menus' own language (English) is the one without a language_code
-  const chosen = scopes.find(
-    (call) => privateMenu(call) && (call.language_code ?? languages[0]) === language,
-  );
-  if (!chosen) throw new Error(`no private menu in ${language}`);
-  const scope = { type: "chat", chat_id: userId } as const;
-  await setMenu(api, { scope, commands: chosen.commands });
-  if (!admin) return;
-  for (const call of scopes) {
-    if (privateMenu(call) && call.language_code) {
-      await api.deleteMyCommands({ scope, language_code: call.language_code });
-    }
-  }
+  await applyChatMenu(api, userId, chosenLanguageMenu(scopes, userId, language, admin));
 }
 
 /**
  * Admins whose chat menu Telegram refused at start-up (they had not started
  * the bot yet), per bot: set at their first update (`retryAdminMenus`).
  */
-const pendingAdminMenus = new Map<string, Map<number, MenuCall[]>>();
+const pendingAdminMenus = new Map<string, Map<number, ChatMenu>>();
 /** grammY makes an `Api` per update: a bot is known by its token's id part (not the secret). */
 const botKey = (api: Api) => api.token.split(":")[0] ?? "";
 
 /**
  * Sets the command menus (see `commandMenus`). Call at start-up; features pass
  * their own commands (each with a `cmd-<name>` locale key) in `extra`. An
- * admin's chat that Telegram does not know yet is logged and set at the
- * admin's first update; any other refusal throws.
+ * admin whose language the bot keeps gets their menu in it (see
+ * `languageOf`), so a deploy does not undo their /language. An admin's chat
+ * that Telegram does not know yet is logged and set at the admin's first
+ * update; any other refusal throws.
  */
 export async function syncCommands(
   bot: Bot<BotContext> | { api: Api },
   extra: readonly string[] = [],
   options: SyncCommandsOptions = {},
 ): Promise<void> {
-  const { scopes } = commandMenus(extra, options.adminIds ?? []).toArgs();
-  const pending = new Map<number, MenuCall[]>();
-  for (const call of scopes) {
+  const adminIds = options.adminIds ?? [];
+  const { scopes } = commandMenus(extra, adminIds).toArgs();
+  for (const call of scopes) if (call.scope?.type !== "chat") await setMenu(bot.api, call);
+  const pending = new Map<number, ChatMenu>();
+  for (const adminId of new Set(adminIds)) {
+    const language = await options.languageOf?.(adminId);
+    const menu = language ? chosenLanguageMenu(scopes, adminId, language, true) : adminMenu(scopes, adminId);
     try {
-      await setMenu(bot.api, call);
+      await applyChatMenu(bot.api, adminId, menu);
     } catch (err) {
-      if (call.scope?.type !== "chat" || typeof call.scope.chat_id !== "number") throw err;
-      const adminId = call.scope.chat_id;
-      if (!pending.has(adminId)) {
-        // routine (the admin has not started the bot yet): the reason, not the call's whole payload and stack
-        options.logger?.info(
-          { adminId, reason: messageOf(err) },
-          "could not set an admin's command menu: set at their first update",
-        );
-      }
-      pending.set(adminId, [...(pending.get(adminId) ?? []), call]);
+      // routine (the admin has not started the bot yet): the reason, not the call's whole payload and stack
+      options.logger?.info(
+        { adminId, reason: messageOf(err) },
+        "could not set an admin's command menu: set at their first update",
+      );
+      pending.set(adminId, menu);
     }
   }
   pendingAdminMenus.set(botKey(bot.api), pending);
@@ -168,17 +213,53 @@ export async function syncCommands(
 export function retryAdminMenus(): MiddlewareFn<BotContext> {
   return async (ctx, next) => {
     const pending = ctx.from ? pendingAdminMenus.get(botKey(ctx.api)) : undefined;
-    const calls = ctx.from ? pending?.get(ctx.from.id) : undefined;
-    if (pending && calls && ctx.from) {
+    const menu = ctx.from ? pending?.get(ctx.from.id) : undefined;
+    if (pending && menu && ctx.from) {
       pending.delete(ctx.from.id);
       try {
-        for (const call of calls) await setMenu(ctx.api, call);
+        await applyChatMenu(ctx.api, ctx.from.id, menu);
       } catch (err) {
         ctx.logger.warn(
           { adminId: ctx.from.id, reason: messageOf(err) },
           "could not set an admin's command menu",
         );
       }
+    }
+    return next();
+  };
+}
+
+/** Users whose menu a process re-set, at most this many remembered (then forgotten: one call more each). */
+const maxMenusRefreshed = 100_000;
+
+/**
+ * Re-sets, at a user's first private update to this bot (this process, this
+ * deploy), the menu of a user who chose their language (/language): the one
+ * set then is in their chat's scope, so the start-up's menus never reach it,
+ * and commands a deploy added or removed would be missing from it for good.
+ * Admins' menus are the start-up's. A failure is logged, the update handled
+ * all the same.
+ */
+export function refreshChosenMenus(source: MenuSource): MiddlewareFn<BotContext> {
+  const refreshed = new Set<number>();
+  return async (ctx, next) => {
+    const { from, user } = ctx;
+    if (
+      ctx.chat?.type === "private" &&
+      from &&
+      user?.languageChosenAt &&
+      !source.adminIds.includes(from.id) &&
+      !refreshed.has(from.id)
+    ) {
+      if (refreshed.size >= maxMenusRefreshed) refreshed.clear();
+      refreshed.add(from.id);
+      await setChosenLanguageMenu(ctx.api, from.id, languageFromCode(user.language), source).catch(
+        (err: unknown) =>
+          ctx.logger.warn(
+            { userId: from.id, reason: messageOf(err) },
+            "could not set the user's command menu",
+          ),
+      );
     }
     return next();
   };

@@ -23,6 +23,11 @@ export const users = pgTable("users", {
   username: text("username"),
   firstName: text("first_name"),
   language: text("language").notNull().default("en"),
+  /**
+   * set when the user chose their language (/language): their ☰ menu is then one
+   * menu in their chat's scope, in that language, re-set after a deploy (bot/commands.ts)
+   */
+  languageChosenAt: timestamp("language_chosen_at", { withTimezone: true }),
   /** set when Telegram answers 403 (blocked, deactivated); cleared when the user writes again */
   blockedAt: timestamp("blocked_at", { withTimezone: true }),
   /** set by an admin's /ban: the user's updates get one polite answer and spend nothing */

@@ -27,6 +27,7 @@ import { buyFeature, checkoutFeature, paymentCommands, refundedPaymentFeature } 
 import { createPreferences, settingsCommands, settingsFeature } from "../preferences";
 import { inviteFeature, referralCommands } from "../referrals";
 import { classifyTelegramError } from "../telegram/telegram-error";
+import { languageFromCode } from "../users/language";
 import { listen } from "./health-server";
 import { every } from "./periodic";
 import type { Readiness } from "./readiness";
@@ -274,12 +275,18 @@ async function startIntake(
   stops: StopPhases,
   stopped: { now: boolean },
 ) {
-  const { config, logger } = s;
+  const { config, logger, users } = s;
   const { timing, readiness } = options;
   if (!(await initBot(bot, s, options, stopped))) return;
-  await syncCommands(bot, menuCommands, { adminIds: config.adminIds, logger }).catch((err: unknown) =>
-    logger.warn({ err }, "could not set the command menus"),
-  );
+  await syncCommands(bot, menuCommands, {
+    adminIds: config.adminIds,
+    // an admin the bot has seen gets the menu in their language: a deploy keeps their /language
+    languageOf: async (adminId) => {
+      const row = await users.get(adminId);
+      return row ? languageFromCode(row.language) : undefined;
+    },
+    logger,
+  }).catch((err: unknown) => logger.warn({ err }, "could not set the command menus"));
   // what a crash left unfinished, then whatever a lost lease leaves behind
   const recovery = startUpdateRecovery(bot, journal, logger);
   stops.onStop(phase.updates, () => recovery.stop());

@@ -105,12 +105,12 @@ export function createUsers(
     return row;
   }
 
-  /** Saves the user's choice; false when the user is unknown. */
+  /** Saves the user's choice, and that they made one; false when the user is unknown. */
   async function setLanguage(id: number, language: Language): Promise<boolean> {
     const lang = languageSchema.parse(language);
     const rows = await db
       .update(users)
-      .set({ language: lang })
+      .set({ language: lang, languageChosenAt: sql`now()` })
       .where(eq(users.id, id))
       .returning({ id: users.id });
     return rows.length === 1;

@@ -84,6 +84,8 @@ async function createWorld(name: string) {
       createBot(tg.token, deps, {
         apiRoot: tg.apiRoot,
         features: [testFeatures()],
+        // as syncCommands(bot) below: no feature puts a command in the menu
+        menuCommands: [],
         rateLimit: { limit: RATE_LIMIT, windowMs: 60 * 60 * 1000 },
       }),
     async close() {
@@ -255,7 +257,7 @@ describe("bot basics over long polling", () => {
     // As if the my_chat_member update had been missed: only the failing send can tell.
     await database.db.update(usersTable).set({ blockedAt: null }).where(eq(usersTable.id, user.id));
 
-    const probe = createBot(tg.token, deps, { apiRoot: tg.apiRoot });
+    const probe = createBot(tg.token, deps, { apiRoot: tg.apiRoot, menuCommands: [] });
     await expect(probe.api.sendMessage(user.id, "news")).rejects.toThrow(/blocked by the user/);
     expect((await deps.users.get(user.id))?.blockedAt).toBeInstanceOf(Date);
   });

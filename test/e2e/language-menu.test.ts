@@ -1,3 +1,4 @@
+import { Api } from "grammy";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { adminCommands, groupAdminCommands } from "../../src/bot/commands";
 import { translate } from "../../src/bot/i18n";
@@ -130,5 +131,115 @@ describe("the command menu in the chosen language", () => {
     // a member made admin sees them at once
     group.promote(member);
     expect(names(member.commandMenu({ in: group }))).toEqual(expect.arrayContaining([...groupAdminCommands]));
+  });
+});
+
+/**
+ * A deploy keeps the menus chosen with /language: an admin's is set again in
+ * their language at start-up; a user's, set in their chat's scope where the
+ * start-up's menus never reach, is set again from the current commands at
+ * their first private update to the new process.
+ */
+describe("the chosen menu across a restart", () => {
+  let h: Harness;
+  let admin: TestUser;
+  const logs: string[] = [];
+
+  beforeAll(async () => {
+    h = await startHarness({ noRuntime: true, env: { ADMIN_IDS: String(adminId), LOG_LEVEL: "warn" }, logs });
+    admin = h.tg.user({ language: "en", started: true });
+    expect(admin.id).toBe(adminId);
+    await h.startRuntime();
+  }, 60_000);
+  afterAll(async () => h?.stop());
+
+  async function choosePersian(user: TestUser) {
+    const sent = await user.send("/language");
+    const offer = await user.waitFor(
+      (m) => m.reply_markup?.inline_keyboard.flat().some((b) => b.text === "فارسی"),
+      { after: sent },
+    );
+    await user.press("فارسی", { message: offer });
+    await user.waitFor(
+      (m) => m.message_id === offer.message_id && m.text === translate("fa", "language-set"),
+    );
+  }
+
+  /** /balance, answered (in Persian): the update was handled, whatever happened to the menu. */
+  async function balance(user: TestUser) {
+    const sent = await user.send("/balance");
+    await user.waitFor((m) => Boolean(m.text?.includes("اعتبار شما")), { after: sent });
+  }
+
+  const inPersian = (menu: Array<{ command: string; description: string }>) =>
+    menu.every((c) => c.description === translate("fa", `cmd-${c.command}`));
+  const names = (menu: Array<{ command: string }>) => menu.map((c) => c.command);
+  const callsFor = (userId: number) =>
+    h.tg
+      .callsOf("setMyCommands")
+      .filter((c) => JSON.stringify(c.params.scope ?? "").includes(String(userId)));
+
+  test("an admin with an English client who chose فارسی still has the Persian menu with the admin commands", async () => {
+    await admin.send("/start");
+    await admin.waitFor((m) => Boolean(m.text));
+    await choosePersian(admin);
+
+    await h.stopRuntime();
+    await h.startRuntime();
+    // the start-up is over once the runtime started: nothing the admin sent set this menu
+    const menu = admin.commandMenu();
+    expect(inPersian(menu)).toBe(true);
+    expect(names(menu)).toEqual(expect.arrayContaining([...adminCommands, "start", "image", "language"]));
+    // one menu for every client language: none of the start-up's per language wins over it
+    expect(names(h.tg.commandMenu(adminId, { language: "fa" }))).toEqual(names(menu));
+    expect(names(h.tg.commandMenu(adminId, { language: "en" }))).toEqual(names(menu));
+  });
+
+  test("a user who chose فارسی gets the menu of today's commands at their first update after a deploy; a failure only warns", async () => {
+    const user = await startedUser(h, "en");
+    const refused = await startedUser(h, "en");
+    await choosePersian(user);
+    await choosePersian(refused);
+    const current = user.commandMenu();
+    expect(inPersian(current)).toBe(true);
+
+    await h.stopRuntime();
+    // the menus an older deploy set, with a command since added missing and one since removed
+    const older = [
+      ...current.filter((c) => c.command !== "image"),
+      { command: "gone", description: "قدیمی" },
+    ];
+    const api = new Api(h.tg.token, { apiRoot: h.tg.apiRoot });
+    for (const id of [user.id, refused.id]) {
+      await api.setMyCommands(older, { scope: { type: "chat", chat_id: id } });
+    }
+    await h.startRuntime();
+    expect(user.commandMenu()).toEqual(older);
+
+    await balance(user);
+    expect(user.commandMenu()).toEqual(current);
+    // once per process: a second update sets nothing
+    const calls = callsFor(user.id).length;
+    await balance(user);
+    expect(callsFor(user.id).length).toBe(calls);
+
+    h.tg.failNext("setMyCommands", { code: 400, description: "Bad Request: menu refused for the test" });
+    await balance(refused);
+    const line = logs.find(
+      (l) => l.includes("could not set the user's command menu") && l.includes(String(refused.id)),
+    );
+    const entry = JSON.parse(line ?? "{}") as { level?: number; reason?: string; err?: unknown };
+    expect(entry.level).toBe(40);
+    expect(entry.reason).toContain("menu refused for the test");
+    expect(entry.err).toBeUndefined();
+  });
+
+  test("a user who never chose keeps the menus per client language: nothing set for their chat", async () => {
+    const user = await startedUser(h, "fa");
+    await h.stopRuntime();
+    await h.startRuntime();
+    await balance(user);
+    expect(callsFor(user.id)).toEqual([]);
+    expect(inPersian(user.commandMenu())).toBe(true);
   });
 });

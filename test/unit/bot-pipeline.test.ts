@@ -93,6 +93,7 @@ function makeBot(options: { limit?: number; deps?: BotDeps } = {}) {
     apiRoot: api.apiRoot,
     botInfo,
     features: [boom],
+    menuCommands: [],
     rateLimit: { limit: options.limit ?? 50, windowMs: 3_600_000 },
   });
   const since = api.calls.length;

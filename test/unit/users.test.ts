@@ -46,9 +46,12 @@ describe("users", () => {
   test("touch updates names and last_seen, and keeps a chosen language", async () => {
     const id = newId();
     const first = await users.touch({ id, first_name: "Ali", language_code: "fa" });
+    // the client's language is no choice; setLanguage records that one was made (the menu follows it)
+    expect(first.languageChosenAt).toBeNull();
     expect(await users.setLanguage(id, "en")).toBe(true);
     const again = await users.touch({ id, first_name: "Ali R.", username: "alir", language_code: "fa" });
     expect(again).toMatchObject({ firstName: "Ali R.", username: "alir", language: "en" });
+    expect(again.languageChosenAt).toBeInstanceOf(Date);
     expect(again.lastSeenAt.getTime()).toBeGreaterThanOrEqual(first.lastSeenAt.getTime());
     expect(again.firstSeenAt.getTime()).toBe(first.firstSeenAt.getTime());
   });

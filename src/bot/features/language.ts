@@ -3,7 +3,7 @@ import { messageOf } from "../../lib/message-of";
 import { languageData } from "../../telegram/callback-data";
 import { isTelegramFailure } from "../../telegram/telegram-error";
 import { type Language, languageSchema } from "../../users/language";
-import { setChosenLanguageMenu } from "../commands";
+import { type MenuSource, setChosenLanguageMenu } from "../commands";
 import type { BotContext, BotDeps } from "../context";
 
 /** Each language is offered under its own name, whatever the current language. */
@@ -17,14 +17,8 @@ function languageKeyboard(): InlineKeyboard {
   return keyboard;
 }
 
-/**
- * /language: the choice is saved, and the user's command menu follows it.
- * `menuCommands`: the features' commands in the menu, as given to `syncCommands`.
- */
-export function languageFeature(
-  deps: Pick<BotDeps, "users" | "config">,
-  menuCommands: readonly string[],
-): Composer<BotContext> {
+/** /language: the choice is saved, and the user's command menu follows it (made from `menus`). */
+export function languageFeature(deps: Pick<BotDeps, "users">, menus: MenuSource): Composer<BotContext> {
   const languageFeature = new Composer<BotContext>();
 
   languageFeature.command("language", (ctx) =>
@@ -47,10 +41,7 @@ export function languageFeature(
       if (!isTelegramFailure(err, "not-modified")) throw err;
     });
     // the choice is made whatever happens to the menu
-    await setChosenLanguageMenu(ctx.api, ctx.from.id, choice, {
-      extra: menuCommands,
-      adminIds: deps.config.adminIds,
-    }).catch((err: unknown) =>
+    await setChosenLanguageMenu(ctx.api, ctx.from.id, choice, menus).catch((err: unknown) =>
       ctx.logger.warn(
         { userId: ctx.from.id, reason: messageOf(err) },
         "could not set the user's command menu",
