@@ -5,6 +5,7 @@ import { editInlineText } from "../telegram/edit-inline";
 import { isTelegramFailure } from "../telegram/telegram-error";
 import { resultKeyboard } from "./result-keyboard";
 import type { Generations } from "./service";
+import { buttonsGivenUp, buttonsMark } from "./status-shown";
 import { pinRefusalText } from "./submit/pin-source";
 import type { Generation } from "./types";
 
@@ -73,8 +74,8 @@ export function statusView(g: Generation, t: TranslateFor): StatusView {
 /** The Telegram calls that show a status: an edit in place, or a new message. */
 export type StatusApi = Pick<Api, "editMessageText" | "sendMessage" | "editMessageTextInline">;
 
-/** What was shown, buttons included; Postgres text cannot hold a NUL, so the marker is plain. */
-const shownMarker = (view: StatusView) => (view.keyboard ? `${view.text}\n[buttons]` : view.text);
+/** What was shown, buttons included (status-shown.ts). */
+const shownMarker = (view: StatusView) => (view.keyboard ? `${view.text}${buttonsMark}` : view.text);
 
 /**
  * The only writer of a generation's status message, in a chat or in inline mode:
@@ -117,6 +118,18 @@ export async function showStatus(
       : {}),
   });
   await generations.setStatusShown(g.id, shown, m.message_id);
+}
+
+/**
+ * Telegram will never show a delivered result's Done in its chat (the chat is
+ * closed to the bot, or the message refused): recorded, so the reconciler stops
+ * trying to show its buttons.
+ */
+export async function giveUpDone(
+  generations: Pick<Generations, "setStatusShown">,
+  g: Pick<Generation, "id">,
+): Promise<void> {
+  await generations.setStatusShown(g.id, buttonsGivenUp);
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 } from "../../telegram/telegram-error";
 import type { Generations } from "../service";
 import { endedBadly } from "../states";
-import { showStatus } from "../status";
+import { giveUpDone, showStatus } from "../status";
 import { type Generation, generationJobData } from "../types";
 import { deliverInline, type InlineDeliveryDeps } from "./deliver-inline";
 import { copyOutputs, type Delivered, deliverOutputs } from "./send-outputs";
@@ -108,6 +108,8 @@ async function deliverOnce(id: string, deps: DeliverDeps): Promise<DeliverOutcom
       deps.logger.warn({ generationId: id, reason }, "chat unreachable: result kept for /history");
       if (isTelegramFailure(err, "blocked")) await deps.markBlocked(g.userId);
       await generations.finishDelivery(id, [], []);
+      // nothing was sent: no Done, and no buttons for the reconciler to bring
+      await giveUpDone(generations, delivering);
       return { kind: "unreachable", reason };
     }
     if (isTelegramFailure(err, "topic-closed")) {
@@ -131,17 +133,32 @@ async function deliverOnce(id: string, deps: DeliverDeps): Promise<DeliverOutcom
 }
 
 /**
- * The status of a delivered result says Done and carries the result's buttons,
- * their only place. A failure in passing is thrown, so the job's next run shows
- * it (the result is not sent again); a chat that will never take it is left.
+ * Shows `g`'s status as its state says. A failure in passing is thrown, so the
+ * job's next run tries again; one Telegram will never take is logged as `what`
+ * (a user who blocked the bot is marked so) and answered false.
  */
-async function showDone(g: Generation, deps: DeliverDeps): Promise<void> {
+async function showOrGiveUp(g: Generation, deps: DeliverDeps, what: string): Promise<boolean> {
   try {
     await showStatus(deps.api, deps.generations, g, deps.t);
+    return true;
   } catch (err) {
     const reason = unreachable(err) ?? permanent(err);
     if (!reason) throw err;
-    deps.logger.warn({ generationId: g.id, reason }, "status message not updated");
+    deps.logger.warn({ generationId: g.id, reason }, what);
+    if (isTelegramFailure(err, "blocked")) await deps.markBlocked(g.userId);
+    return false;
+  }
+}
+
+/**
+ * The status of a delivered result says Done and carries the result's buttons,
+ * their only place. A failure in passing is thrown, so the job's next run (or the
+ * reconciler's) shows it, the result not sent again; one the chat will never
+ * take is recorded as given up.
+ */
+async function showDone(g: Generation, deps: DeliverDeps): Promise<void> {
+  if (!(await showOrGiveUp(g, deps, "status message not updated: its buttons given up"))) {
+    await giveUpDone(deps.generations, g);
   }
 }
 
@@ -160,15 +177,8 @@ async function undeliverable(
 
 async function notify(g: Generation, deps: DeliverDeps): Promise<DeliverOutcome> {
   if (g.notifiedAt) return { kind: "nothing-to-do" };
-  try {
-    await showStatus(deps.api, deps.generations, g, deps.t);
-  } catch (err) {
-    const reason = unreachable(err) ?? permanent(err);
-    if (!reason) throw err;
-    // a notice Telegram will never take is given up, not retried forever
-    deps.logger.warn({ generationId: g.id, reason }, "failure notice not deliverable");
-    if (isTelegramFailure(err, "blocked")) await deps.markBlocked(g.userId);
-  }
+  // a notice Telegram will never take is given up, not retried forever
+  await showOrGiveUp(g, deps, "failure notice not deliverable");
   await deps.generations.markNotified(g.id);
   return { kind: "notified" };
 }

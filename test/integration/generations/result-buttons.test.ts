@@ -4,15 +4,24 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
 import { Api } from "grammy";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { translate } from "../../../src/bot/i18n";
 import type { Ledger } from "../../../src/credits/ledger";
-import { type DeliverDeps, deliverGeneration } from "../../../src/generations/deliver/deliver-step";
+import { generations as generationsTable } from "../../../src/db/schema";
+import {
+  type DeliverDeps,
+  deliverGeneration,
+  deliverJob,
+  deliverJobHandler,
+} from "../../../src/generations/deliver/deliver-step";
 import { telegramLimits } from "../../../src/generations/deliver/send-outputs";
+import { buttonsWindowMs } from "../../../src/generations/reads";
+import { reconcile } from "../../../src/generations/reconciler";
 import type { Generations } from "../../../src/generations/service";
-import type { CreateInput } from "../../../src/generations/types";
+import type { CreateInput, GenerationQueues } from "../../../src/generations/types";
 import {
   type BotMessage,
   startTelegramStandIn,
@@ -279,5 +288,131 @@ describe("a delivered result's buttons: one set, on the status message", () => {
     expect(await deliverGeneration(id, deps())).toMatchObject({ kind: "delivered" });
     expect(await generations.get(id)).toMatchObject({ state: "delivered" });
     expect(user.messages().filter((m) => m.photo)).toHaveLength(1);
+  });
+
+  /**
+   * One reconciliation round whose deliver jobs run at once, one attempt each, as
+   * a worker would run them: the ids the round handed to the deliver queue.
+   */
+  async function reconcileRound(extra: Partial<DeliverDeps> = {}): Promise<string[]> {
+    const handed: string[] = [];
+    const handler = deliverJobHandler(deps(extra));
+    const queues: GenerationQueues = {
+      submit: async () => {},
+      sync: async () => {},
+      deliver: async (gid) => {
+        handed.push(gid);
+        await handler.handle({ v: 1, gid }, { final: false }).catch(() => undefined);
+      },
+    };
+    await reconcile(generations, queues, pino({ level: "silent" }));
+    return handed;
+  }
+
+  /** The edits of one status message, successful or not. */
+  const editsOf = (chatId: number, messageId: number) =>
+    tg
+      .callsOf("editMessageText")
+      .filter((c) => c.params.chat_id === chatId && c.params.message_id === messageId);
+
+  test("a status edit failing for every attempt of the deliver job: one reconciliation round shows the buttons once, a second does nothing", async () => {
+    const { user, place } = await privateUser();
+    const { id, statusMessageId } = await completed(user, place, image(1), { images: pictures(1) });
+    const attempts = deliverJob.policy.attempts;
+    tg.failNext("editMessageText", { code: 500, description: "Internal Server Error" }, attempts);
+    const handler = deliverJobHandler(deps());
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      await expect(handler.handle({ v: 1, gid: id }, { final: attempt === attempts })).rejects.toThrow();
+    }
+    // the job is spent (and removed): the result is in the chat, its status without buttons
+    expect(await generations.get(id)).toMatchObject({ state: "delivered" });
+    expect(editsOf(user.chatId, statusMessageId)).toHaveLength(attempts);
+    expect(withActions(user.messages(), id)).toEqual([]);
+
+    expect(await reconcileRound()).toContain(id);
+    const keyboards = withActions(user.messages(), id);
+    expect(keyboards.map((m) => m.message_id)).toEqual([statusMessageId]);
+    expect(plain(keyboards[0]?.text)).toContain("Done");
+    expect(labels(keyboards[0])).toEqual(["🔁 Again", "✏️ Edit this", "⬆️ 4K"]);
+    expect(editsOf(user.chatId, statusMessageId)).toHaveLength(attempts + 1);
+    expect(user.messages().filter((m) => m.photo)).toHaveLength(1);
+
+    expect(await reconcileRound()).not.toContain(id);
+    expect(editsOf(user.chatId, statusMessageId)).toHaveLength(attempts + 1);
+  });
+
+  test.each([
+    { code: 400, description: "Bad Request: can't parse entities", blocks: false },
+    { code: 403, description: "Forbidden: bot was blocked by the user", blocks: true },
+  ])(
+    "a status Telegram refuses for good ($description) is given up: later rounds leave the row alone",
+    async (refusal) => {
+      const { user, place } = await privateUser();
+      const { id, statusMessageId } = await completed(user, place, image(1), { images: pictures(1) });
+      const blocked: number[] = [];
+      const markBlocked = async (userId: number) => void blocked.push(userId);
+      tg.failNext("editMessageText", { code: refusal.code, description: refusal.description });
+      expect(await deliverGeneration(id, deps({ markBlocked }))).toMatchObject({ kind: "delivered" });
+      expect(editsOf(user.chatId, statusMessageId)).toHaveLength(1);
+      expect(blocked).toEqual(refusal.blocks ? [user.id] : []);
+
+      expect(await reconcileRound({ markBlocked })).not.toContain(id);
+      expect(await reconcileRound({ markBlocked })).not.toContain(id);
+      expect(editsOf(user.chatId, statusMessageId)).toHaveLength(1);
+      expect(withActions(user.messages(), id)).toEqual([]);
+      expect(await generations.get(id)).toMatchObject({ state: "delivered" });
+    },
+  );
+
+  test("a result that never reached its chat is not shown as Done by a later round", async () => {
+    const { user, place } = await privateUser();
+    const { id, statusMessageId } = await completed(user, place, image(1), { images: pictures(1) });
+    tg.failNext("sendPhoto", { code: 403, description: "Forbidden: bot was blocked by the user" });
+    expect(await deliverGeneration(id, deps())).toMatchObject({ kind: "unreachable" });
+    expect(await generations.get(id)).toMatchObject({ state: "delivered", deliveredMessageIds: [] });
+    expect(await reconcileRound()).not.toContain(id);
+    expect(editsOf(user.chatId, statusMessageId)).toEqual([]);
+    expect(withActions(user.messages(), id)).toEqual([]);
+  });
+
+  test("a round brings the buttons of a result delivered within the window in a chat only: not an older one, not an inline one", async () => {
+    const { user, place } = await privateUser();
+    // delivered, then the job was lost (Redis flushed) before the status said Done
+    const lostJob = async () => {
+      const { id } = await completed(user, place, image(1), { images: pictures(1) });
+      await generations.startDelivery(id);
+      await generations.finishDelivery(id, [], []);
+      return id;
+    };
+    const recent = await lostJob();
+    const old = await lostJob();
+    await database.db
+      .update(generationsTable)
+      .set({ updatedAt: new Date(Date.now() - buttonsWindowMs - 60_000) })
+      .where(eq(generationsTable.id, old));
+    const key = `buttons-inline-${nextKey++}`;
+    await ledger.grant({ userId: user.id, amount: 100, key: `grant-${key}` });
+    const r = await generations.create({
+      key,
+      userId: user.id,
+      language: "en",
+      chat: { chatId: null, inlineMessageId: `inline-${key}` },
+      params: image(1),
+    });
+    if (!r.ok) throw new Error(`not created: ${r.reason}`);
+    const inline = r.generation.id;
+    await generations.startSubmit(inline);
+    await generations.accept(inline, { taskId: `task-${key}` });
+    await generations.complete(inline, { images: pictures(1), videos: [], audios: [] });
+    await generations.startDelivery(inline);
+    await generations.finishDelivery(inline, [], []);
+    expect(await generations.get(inline)).toMatchObject({ state: "delivered", statusShown: null });
+
+    const handed = await reconcileRound();
+    expect(handed).toContain(recent);
+    expect(handed).not.toContain(old);
+    expect(handed).not.toContain(inline);
+    expect(withActions(user.messages(), recent)).toHaveLength(1);
+    expect(withActions(user.messages(), old)).toEqual([]);
   });
 });
