@@ -157,6 +157,54 @@ const breakages: Breakage[] = [
     replace: "const adopt = undefined;",
     testFiles: ["test/e2e/crash.test.ts"],
   },
+  // the playground page, driven in Chromium: each feature a newcomer meets in the first hour
+  ...(
+    [
+      [
+        "playground: an invoice's Pay",
+        "src/playground/web/message.tsx",
+        "onClick={() => actions.pay(view)}",
+        "onClick={() => undefined}",
+      ],
+      [
+        "playground: the inline results panel",
+        "src/playground/web/app.tsx",
+        "{inline ? <InlinePanel",
+        "{false && inline ? <InlinePanel",
+      ],
+      ["playground: the group's owner", "src/playground/cast.ts", "    creator: members[1]!.user,\n", ""],
+      [
+        "playground: right-to-left bubbles",
+        "src/playground/web/message.tsx",
+        '<div class="text" dir="auto">',
+        '<div class="text">',
+      ],
+      [
+        "playground: one set of buttons per result",
+        "src/generations/deliver/send-outputs.ts",
+        "const other = { caption, ...replyPlace(g) };",
+        'const other = { caption, ...replyPlace(g), reply_markup: (await import("../result-keyboard")).resultKeyboard(g, deps.t) };',
+      ],
+      [
+        "playground: the chat at its end",
+        "src/playground/web/app.tsx",
+        "      if (!stick.current) return;",
+        "      return;",
+      ],
+      [
+        "playground: labels wrap between words",
+        "src/playground/web/style.css",
+        "  overflow-wrap: normal;\n  word-break: normal;\n",
+        "",
+      ],
+    ] as const
+  ).map(([behaviour, file, find, replace]) => ({
+    behaviour,
+    file,
+    find,
+    replace,
+    testFiles: ["test/browser/playground.test.ts"],
+  })),
 ];
 
 const root = resolve(import.meta.dirname, "..");

@@ -83,13 +83,14 @@ export function playgroundRoutes(deps: {
   const app = new Hono();
   app.onError((err, c) => {
     if (err instanceof BadInput || err instanceof z.ZodError) return c.json({ error: err.message }, 400);
+    // a mistake in this code, not the user's: it must show as one
+    if (err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError)
+      return c.json({ error: "failed" }, 500);
     // the stand-in refuses what Telegram would refuse (not a member, no such message): the user's mistake
     if (err instanceof Error) return c.json({ error: err.message.split("\n")[0] }, 400);
     return c.json({ error: "failed" }, 500);
   });
 
-  /** inline messages placed from this page ("chatId:messageId" → inline_message_id), for their presses */
-  const placedInline = new Map<string, string>();
   const chatIds = () => [...cast.members.map((m) => m.user.chatId), cast.group.id];
   const memberOf = (userId: number): CastMember => {
     const member = cast.member(userId);
@@ -166,7 +167,7 @@ export function playgroundRoutes(deps: {
     const button = stored?.message.reply_markup?.inline_keyboard[input.row]?.[input.column];
     if (!stored || stored.deleted || !button) throw new BadInput("no such button");
     if (!("callback_data" in button)) throw new BadInput("this button opens a link");
-    const inlineMessageId = placedInline.get(`${input.chatId}:${input.messageId}`);
+    const inlineMessageId = tg.inlineMessageIdAt(input.chatId, input.messageId);
     const matches = (b: InlineKeyboardButton) =>
       b.text === button.text && "callback_data" in b && b.callback_data === button.callback_data;
     if (inlineMessageId) {
@@ -218,12 +219,11 @@ export function playgroundRoutes(deps: {
     const input = await bodyOf(c, chooseSchema);
     const member = memberOf(input.user);
     const { group } = chatOf(input.chatId, member);
-    const { message, inlineMessageId } = member.user.chooseInlineResult(
+    const { message } = member.user.chooseInlineResult(
       input.queryId,
       input.resultId,
       group ? { chat: group } : {},
     );
-    if (inlineMessageId) placedInline.set(`${input.chatId}:${message.message_id}`, inlineMessageId);
     feed.refresh();
     return c.json({ id: message.message_id });
   });

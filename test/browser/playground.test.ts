@@ -164,7 +164,8 @@ describe("the playground page in Chromium", () => {
     await invoice.waitFor();
     await expect.poll(() => invoice.textContent()).toMatch(/credits.*⭐️ \d+/s);
     await shot(chat, "invoice");
-    await invoice.getByRole("button", { name: /^Pay ⭐️ \d+$/ }).click();
+    // a double click pays once: one payment form per invoice
+    await invoice.getByRole("button", { name: /^Pay ⭐️ \d+$/ }).dblclick();
     await chat.page
       .getByTestId("service")
       .filter({ hasText: /You paid ⭐️ \d+/ })
@@ -175,6 +176,8 @@ describe("the playground page in Chromium", () => {
       /⭐ (\d+) credits added\. Your balance: (\d+)/.exec((await paid.textContent()) ?? "") ?? [];
     expect(Number(added)).toBeGreaterThan(0);
     expect(Number(after)).toBe(before + Number(added));
+    await expect.poll(() => invoice.getByRole("button").textContent()).toBe("✓ Paid");
+    expect(await chat.botMessages().filter({ hasText: /credits added/ }).count()).toBe(1);
     await shot(chat, "paid");
   });
 

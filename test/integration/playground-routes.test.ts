@@ -69,11 +69,22 @@ describe("the playground API", () => {
       (await pay({ user: morgan!.user.id, chatId: alex!.user.chatId, messageId: note.message_id })).status,
     ).toBe(400);
     expect((await pay({ user: alex!.user.id, chatId: cast.group.id, messageId: 1 })).status).toBe(400);
-    const choose = await app.request(
-      "/api/inline/choose",
-      json({ user: morgan!.user.id, chatId: cast.group.id, queryId: "404", resultId: "x" }),
-    );
-    expect(choose.status).toBe(400);
+    // a query Alex typed, answered as the bot would: its results are Alex's to pick, not Morgan's
+    const queryId = alex!.user.inlineQuery("a cat");
+    const article = {
+      type: "article",
+      id: "a1",
+      title: "A cat",
+      input_message_content: { message_text: "a cat" },
+    };
+    await tg.call("answerInlineQuery", { inline_query_id: queryId, results: JSON.stringify([article]) });
+    const pick = (user: number) =>
+      app.request("/api/inline/choose", json({ user, chatId: cast.group.id, queryId, resultId: "a1" }));
+    const groupSize = tg.chat(cast.group.id)?.messages.length ?? 0;
+    expect((await pick(morgan!.user.id)).status).toBe(400);
+    expect(tg.chat(cast.group.id)?.messages.length).toBe(groupSize);
+    expect((await pick(alex!.user.id)).status).toBe(200);
+    expect(tg.chat(cast.group.id)?.messages.at(-1)?.message.via_bot?.id).toBe(tg.botUser.id);
     const elsewhere = await app.request(
       "/api/inline",
       json({ user: alex!.user.id, chatId: morgan!.user.chatId, query: "a cat" }),

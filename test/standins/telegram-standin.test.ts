@@ -514,12 +514,15 @@ describe("menus, payments and inline mode", () => {
       "XTR",
       [{ label: "100 credits", amount: 50 }],
     );
-    const paid = await user.pay(invoice);
-    if (!paid.ok) throw new Error(`payment failed: ${paid.reason}`);
+    // one payment form at a time, and a paid invoice shows its receipt: a second Pay is refused
+    const [paid, second] = await Promise.allSettled([user.pay(invoice), user.pay(invoice)]);
+    if (paid.status !== "fulfilled" || !paid.value.ok) throw new Error("payment failed");
+    expect(second.status === "rejected" && String(second.reason)).toMatch(/is being paid/);
+    await expect(user.pay(invoice)).rejects.toThrow(/already paid/);
     await tg.idle();
-    expect(charges).toEqual([paid.chargeId]);
-    await bot.api.refundStarPayment(user.id, paid.chargeId);
-    expect((await rejection(bot.api.refundStarPayment(user.id, paid.chargeId))).description).toBe(
+    expect(charges).toEqual([paid.value.chargeId]);
+    await bot.api.refundStarPayment(user.id, paid.value.chargeId);
+    expect((await rejection(bot.api.refundStarPayment(user.id, paid.value.chargeId))).description).toBe(
       "Bad Request: CHARGE_ALREADY_REFUNDED",
     );
     const twoPrices = bot.api.sendInvoice(user.chatId, "x", "y", "z", "XTR", [

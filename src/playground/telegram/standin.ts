@@ -48,6 +48,8 @@ export interface TelegramStandIn {
   callbackAnswer(queryId: string): CallbackAnswer | undefined;
   /** an inline message (sent via the bot, with a keyboard): current content, keyboard and edit history */
   inlineMessage(inlineMessageId: string): BotMessage | undefined;
+  /** the inline_message_id of a message sent via the bot with a keyboard, by where it sits */
+  inlineMessageIdAt(chatId: number, messageId: number): string | undefined;
   /** switches @BotFather's inline feedback (chosen_inline_result updates) on or off */
   setInlineFeedback(on: boolean): void;
   /** the command menu `userId` sees in a chat (a group's admins see theirs), in `language` */
@@ -133,6 +135,9 @@ export async function startTelegramStandIn(options: StandInOptions = {}): Promis
     callsOf: (method) => w.calls.filter((c) => c.method.toLowerCase() === method.toLowerCase()),
     callbackAnswer: (queryId) => w.callbackQueries.get(queryId)?.answer,
     inlineMessage: (inlineMessageId) => inlineMessageView(w, inlineMessageId),
+    inlineMessageIdAt: (chatId, messageId) =>
+      [...w.inlineMessages.values()].find((m) => m.chatId === chatId && m.messageId === messageId)
+        ?.inlineMessageId,
     setInlineFeedback(on) {
       w.inlineFeedback = on;
     },

@@ -18,7 +18,7 @@ interface GroupChat {
   readonly state: ChatState;
 }
 
-import type { CallbackAnswer, World } from "./world";
+import type { CallbackAnswer, InvoiceState, World } from "./world";
 
 export interface PhotoSpec {
   bytes?: Buffer;
@@ -437,6 +437,26 @@ export class TestUser {
     const messageId = typeof invoice === "number" ? invoice : invoice.message_id;
     const details = this.world.invoices.get(`${chat.chat.id}:${messageId}`);
     if (!details) throw new Error(`message #${messageId} is not an invoice from the bot`);
+    // Telegram opens one payment form per invoice, and a paid invoice shows its receipt instead of Pay
+    if (details.state === "paid") throw new Error(`invoice #${messageId} is already paid`);
+    if (details.state === "paying") throw new Error(`invoice #${messageId} is being paid`);
+    if (chat.byId.get(messageId)?.deleted) throw new Error(`invoice #${messageId} was deleted`);
+    details.state = "paying";
+    try {
+      const outcome = await this.payOnce(chat, messageId, details, options);
+      if (outcome.ok) details.state = "paid";
+      return outcome;
+    } finally {
+      if (details.state === "paying") delete details.state;
+    }
+  }
+
+  private async payOnce(
+    chat: ChatState,
+    messageId: number,
+    details: InvoiceState,
+    options: { deliverTwice?: boolean; loseUpdate?: boolean },
+  ): Promise<PaymentOutcome> {
     const id = this.world.newQueryId();
     const answer = new Promise<{ ok: boolean; error_message?: string } | undefined>((resolve) => {
       const timer = setTimeout(() => {

@@ -105,6 +105,8 @@ export interface InvoiceState {
   payload: string;
   currency: string;
   total: number;
+  /** a payment form is open (a pre-checkout query waits), or the invoice was paid: it shows its receipt */
+  state?: "paying" | "paid";
 }
 
 /** Everything the stand-in knows, shared by the HTTP methods and the test-side users. */

@@ -1,9 +1,9 @@
 import type { BotCommand, KeyboardButton, Message } from "grammy/types";
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { FeedEvent, MessageView } from "../feed-types";
 import { api, type InlineAnswer, type PlaygroundState } from "./api";
 import { InlinePanel } from "./inline-panel";
-import { Bubble, type MessageActions, payKey } from "./message";
+import { Bubble, formatPrice, type MessageActions, payKey } from "./message";
 
 interface Place {
   chatId: number;
@@ -30,13 +30,9 @@ function upsert(list: MessageView[], view: MessageView): MessageView[] {
 function serviceText(message: Message, botName: string): string | undefined {
   if (message.forum_topic_created) return `Topic “${message.forum_topic_created.name}” created`;
   const paid = message.successful_payment;
-  if (paid) {
-    const amount =
-      paid.currency === "XTR" ? `⭐️ ${paid.total_amount}` : `${paid.total_amount} ${paid.currency}`;
-    return `You paid ${amount} to ${botName} (test payment)`;
-  }
+  if (paid) return `You paid ${formatPrice(paid.currency, paid.total_amount)} to ${botName} (test payment)`;
   const refunded = message.refunded_payment;
-  if (refunded) return `⭐️ ${refunded.total_amount} refunded by ${botName}`;
+  if (refunded) return `${formatPrice(refunded.currency, refunded.total_amount)} refunded by ${botName}`;
   return undefined;
 }
 
@@ -75,6 +71,7 @@ export function App() {
   const [error, setError] = useState<string>();
   const [connected, setConnected] = useState(false);
   const [inline, setInline] = useState<{ query: string; answer?: InlineAnswer }>();
+  const [paid, setPaid] = useState<Set<string>>(new Set());
   const listRef = useRef<HTMLDivElement>(null);
   const feedRef = useRef<HTMLDivElement>(null);
   /** the chat follows new messages while the reader is at its end */
@@ -178,8 +175,12 @@ export function App() {
     };
   }, [state !== undefined]);
 
-  useEffect(() => {
+  // before the new chat is drawn (and measured): a chat opens at its end, without the last one's menu
+  useLayoutEffect(() => {
     stick.current = true;
+    setCommands(undefined);
+    const list = listRef.current;
+    if (list) list.scrollTop = list.scrollHeight;
   }, [place?.chatId, place?.threadId]);
 
   const inlineQuery = state?.bot.username ? inlineQueryOf(text, state.bot.username) : undefined;
@@ -188,17 +189,24 @@ export function App() {
       setInline(undefined);
       return;
     }
-    setInline((current) => (current?.query === inlineQuery ? current : { query: inlineQuery }));
+    // a new query, person or chat: an answer to another is never shown (its results are not theirs to pick)
+    setInline({ query: inlineQuery });
+    let current = true;
     // Telegram's client asks as the user types, after a short pause
     const timer = setTimeout(() => {
       void api
         .inline({ user: userId, chatId: place.chatId, query: inlineQuery })
-        .then((answer) =>
-          setInline((current) => (current?.query === inlineQuery ? { ...current, answer } : current)),
-        )
-        .catch((err: unknown) => setError(err instanceof Error ? err.message : String(err)));
+        .then((answer) => {
+          if (current) setInline({ query: inlineQuery, answer });
+        })
+        .catch((err: unknown) => {
+          if (current) setError(err instanceof Error ? err.message : String(err));
+        });
     }, 300);
-    return () => clearTimeout(timer);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
   }, [inlineQuery, place?.chatId, userId]);
 
   const lastBot = [...visible].reverse().find((m) => m.fromBot && m.markup);
@@ -260,6 +268,7 @@ export function App() {
 
   const actions: MessageActions = {
     pending: new Set(pending.values()),
+    paid,
     press(view, row, column) {
       void run(async () => {
         const { queryId } = await api.press({
@@ -279,7 +288,8 @@ export function App() {
       void run(async () => {
         try {
           const outcome = await api.pay({ user: userId!, chatId: view.chatId, messageId: view.id });
-          if (!outcome.ok) setAlertText(outcome.error ?? "The payment did not go through.");
+          if (outcome.ok) setPaid((p) => new Set(p).add(key));
+          else setAlertText(outcome.error ?? "The payment did not go through.");
         } finally {
           setPending((p) => {
             const next = new Map(p);

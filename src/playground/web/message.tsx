@@ -7,6 +7,8 @@ export interface MessageActions {
   press(view: MessageView, row: number, column: number): void;
   /** the Pay button of an invoice */
   pay(view: MessageView): void;
+  /** invoices paid from this page (payKey): they show their receipt instead of Pay */
+  paid: Set<string>;
   reply(view: MessageView): void;
   pending: Set<string>;
 }
@@ -67,12 +69,32 @@ function Media({ message }: { message: Message }) {
   return null;
 }
 
+export const formatPrice = (currency: string, amount: number) =>
+  currency === "XTR" ? `⭐️ ${amount}` : `${amount} ${currency}`;
+
+export const payKey = (view: MessageView) => `${view.chatId}:${view.id}:pay`;
+
+/** Pay, once: pressed while a payment runs does nothing, and a paid invoice shows that it is. */
+function PayButton({ view, actions, label }: { view: MessageView; actions: MessageActions; label: string }) {
+  const paid = actions.paid.has(payKey(view));
+  const pending = actions.pending.has(payKey(view));
+  return (
+    <button
+      type="button"
+      class={`key pay${pending ? " pending" : ""}`}
+      disabled={paid || pending}
+      onClick={() => actions.pay(view)}
+    >
+      {paid ? "✓ Paid" : label}
+    </button>
+  );
+}
+
 /** An invoice as Telegram draws it: title, description, price, and a Pay button unless the bot gave its own. */
 function Invoice({ view, actions }: { view: MessageView; actions: MessageActions }) {
   const invoice = view.message.invoice;
   if (!invoice) return null;
-  const stars = invoice.currency === "XTR";
-  const price = stars ? `⭐️ ${invoice.total_amount}` : `${invoice.total_amount} ${invoice.currency}`;
+  const price = formatPrice(invoice.currency, invoice.total_amount);
   return (
     <div class="invoice" data-testid="invoice">
       <div class="invoice-title" dir="auto">
@@ -86,20 +108,12 @@ function Invoice({ view, actions }: { view: MessageView; actions: MessageActions
       </div>
       {view.message.reply_markup ? null : (
         <div class="inline-keyboard">
-          <button
-            type="button"
-            class={`key pay${actions.pending.has(payKey(view)) ? " pending" : ""}`}
-            onClick={() => actions.pay(view)}
-          >
-            Pay {price}
-          </button>
+          <PayButton view={view} actions={actions} label={`Pay ${price}`} />
         </div>
       )}
     </div>
   );
 }
-
-export const payKey = (view: MessageView) => `${view.chatId}:${view.id}:pay`;
 
 function Keyboard({ view, actions }: { view: MessageView; actions: MessageActions }) {
   const rows = view.message.reply_markup?.inline_keyboard ?? [];
@@ -115,14 +129,7 @@ function Keyboard({ view, actions }: { view: MessageView; actions: MessageAction
                 {button.text} ↗
               </a>
             ) : invoice && "pay" in button && button.pay ? (
-              <button
-                type="button"
-                class={`key pay${actions.pending.has(payKey(view)) ? " pending" : ""}`}
-                key={`${r}-${c}`}
-                onClick={() => actions.pay(view)}
-              >
-                {button.text}
-              </button>
+              <PayButton view={view} actions={actions} label={button.text} key={`${r}-${c}`} />
             ) : (
               <button
                 type="button"
