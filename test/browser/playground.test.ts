@@ -177,7 +177,12 @@ describe("the playground page in Chromium", () => {
     expect(Number(added)).toBeGreaterThan(0);
     expect(Number(after)).toBe(before + Number(added));
     await expect.poll(() => invoice.getByRole("button").textContent()).toBe("✓ Paid");
-    expect(await chat.botMessages().filter({ hasText: /credits added/ }).count()).toBe(1);
+    expect(
+      await chat
+        .botMessages()
+        .filter({ hasText: /credits added/ })
+        .count(),
+    ).toBe(1);
     await shot(chat, "paid");
   });
 
