@@ -109,9 +109,9 @@ try {
     await chat.type("/balance");
     lines.push(await said("Your credits"));
     await chat.type("/history");
-    lines.push(await said(/History|history|Your last/));
+    lines.push(await said("Your recent requests"));
     await chat.type("/settings");
-    lines.push(await said(/settings|remembered/));
+    lines.push(await said(/saved settings|Nothing remembered/));
     await chat.type("/language");
     await chat.waitForBot("Choose your language");
     await chat.press(/فارسی/);
@@ -132,16 +132,23 @@ try {
     await chat.type("/start");
     await said(/credits/);
     await chat.type("/stats");
-    lines.push(await said(/Generations|generations|Users|users/));
+    lines.push(await said("Statistics"));
     const alexId = await page
       .getByTestId("user-switcher")
       .locator("option", { hasText: "Alex" })
       .getAttribute("value");
     await chat.type(`/grant ${alexId} 5`);
-    lines.push(await said(/5/));
+    await chat.waitForBot("Give 5 credits to");
+    await chat.press("✅ Confirm");
+    lines.push(await said("Gave 5 credits"));
     await chat.type("/broadcast");
-    lines.push(await said(/broadcast|Broadcast|send/));
-    await chat.type("/cancel");
+    await chat.waitForBot("Send me the message to broadcast");
+    await chat.type("New in the studio: 4K upscales.");
+    await chat.waitForBot("Who should get it?");
+    await chat.press(/^Everyone/);
+    await chat.waitForBot(/Send the message above to/);
+    await chat.press(/^✅ Send to/);
+    lines.push(await said("Broadcast finished", 30_000));
     await page.getByRole("button", { name: "👥 General" }).click();
     await chat.type("/groupsettings");
     await chat.waitForBot("Settings of Studio group");

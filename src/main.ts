@@ -49,6 +49,13 @@ if (playground) {
   } catch (err) {
     if (err instanceof RedisUnavailableError || err instanceof DataDirLockedError) exitWith(err.message, 2);
     if (err instanceof ConfigError) exitWith(err.message, 2);
+    if ((err as { code?: unknown } | null)?.code === "EADDRINUSE") {
+      const port = env.PORT || "8080";
+      exitWith(
+        `Port ${port} is in use (another playground still running?). Stop it, or choose another port: PORT=8081 npm run sandbox`,
+        2,
+      );
+    }
     throw err;
   }
 } else {

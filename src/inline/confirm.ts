@@ -5,7 +5,7 @@ import type { Generations } from "../generations/service";
 import { showStatus } from "../generations/status";
 import { inlineConfirmData } from "../telegram/callback-data";
 import { editInlineText } from "../telegram/edit-inline";
-import { isTelegramFailure } from "../telegram/telegram-error";
+import { isTelegramFailure, logNotShown } from "../telegram/telegram-error";
 import type { Users } from "../users/users";
 import { type InlineOffer, type InlineOffers, offerIdOf } from "./offers";
 import { canShowInline, startLink } from "./private-chat";
@@ -97,7 +97,7 @@ export async function confirmInlineOffer(ctx: BotContext, deps: InlineConfirmDep
     const g = result.generation;
     await deps.offers.setGeneration(inlineMessageId, g.id);
     await showStatus(ctx.api, deps.generations, g, translateFor).catch((err: unknown) =>
-      ctx.logger.warn({ err, generationId: g.id }, "inline status not shown"),
+      logNotShown(ctx.logger, err, { generationId: g.id }, "inline status not shown"),
     );
     if (result.created) await deps.generations.enqueueSubmit(g.id);
     return;

@@ -1,4 +1,6 @@
 import { GrammyError, HttpError } from "grammy";
+import type { Logger } from "../lib/logger";
+import { messageOf } from "../lib/message-of";
 
 /**
  * What an error from Telegram means for the bot, judged in this one place.
@@ -80,4 +82,19 @@ export function classifyTelegramError(err: unknown): TelegramFailure | null {
 export function isTelegramFailure(err: unknown, ...kinds: TelegramFailureKind[]): boolean {
   const failure = classifyTelegramError(err);
   return failure !== null && kinds.includes(failure.kind);
+}
+
+/**
+ * A progress message could not be shown: Telegram's refusal (a flood wait, a
+ * deleted message) is routine and said in one line; anything else is ours and
+ * is warned about with its stack.
+ */
+export function logNotShown(
+  logger: Pick<Logger, "info" | "warn">,
+  err: unknown,
+  fields: Record<string, unknown>,
+  message: string,
+): void {
+  if (classifyTelegramError(err)) logger.info({ ...fields, reason: messageOf(err) }, message);
+  else logger.warn({ ...fields, err }, message);
 }

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
@@ -72,4 +73,39 @@ describe("npm run sandbox", () => {
     const photo = await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 40_000 });
     expect(photo.caption).toContain("lighthouse");
   });
+
+  test("a port already in use: one plain line saying what to do, exit 2, no stack trace", async () => {
+    const port = await freePort();
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(port, "127.0.0.1", resolve));
+    const dir = await mkdtemp(join(tmpdir(), "msb-sandbox-port-"));
+    try {
+      const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+        env: {
+          ...base,
+          SANDBOX: "1",
+          DATA_DIR: dir,
+          PORT: String(port),
+          HOST: "127.0.0.1",
+          REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+          REDIS_PREFIX: `msb-sandbox-${randomBytes(4).toString("hex")}`,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      const collect = (c: Buffer) => {
+        output += c.toString();
+      };
+      child.stdout.on("data", collect);
+      child.stderr.on("data", collect);
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      expect(code).toBe(2);
+      expect(output.trim()).toBe(
+        `Port ${port} is in use (another playground still running?). Stop it, or choose another port: PORT=8081 npm run sandbox`,
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -5,6 +5,7 @@ import type { MediaClient } from "../../media/client";
 import { MediaServiceError } from "../../media/errors";
 import type { Metadata } from "../../media/schemas";
 import { type JobHandler, type JobKind, jobHandler } from "../../queue/job";
+import { logNotShown } from "../../telegram/telegram-error";
 import type { InputRef } from "../params";
 import type { Generations } from "../service";
 import { buildServiceRequest, sendServiceRequest } from "../service-request";
@@ -149,7 +150,7 @@ async function submitOnce(id: string, deps: SubmitDeps, pauseMs: number): Promis
     .catch((err: unknown) => deps.logger.warn({ err, generationId: id }, "first poll not enqueued"));
   await deps
     .onAccepted?.(moved)
-    .catch((err: unknown) => deps.logger.warn({ err, generationId: id }, "status not shown"));
+    .catch((err: unknown) => logNotShown(deps.logger, err, { generationId: id }, "status not shown"));
   return { kind: "accepted", taskId: registered.taskId };
 }
 
