@@ -172,7 +172,7 @@ const breakages: Breakage[] = [
         "{inline ? <InlinePanel",
         "{false && inline ? <InlinePanel",
       ],
-      ["playground: the group's owner", "src/playground/cast.ts", "    creator: members[1]!.user,\n", ""],
+      ["playground: the group's owner", "src/playground/cast.ts", "    creator: owner.user,\n", ""],
       [
         "playground: right-to-left bubbles",
         "src/playground/web/message.tsx",
@@ -181,9 +181,9 @@ const breakages: Breakage[] = [
       ],
       [
         "playground: one set of buttons per result",
-        "src/generations/deliver/send-outputs.ts",
-        "const other = { caption, ...replyPlace(g) };",
-        'const other = { caption, ...replyPlace(g), reply_markup: (await import("../result-keyboard")).resultKeyboard(g, deps.t) };',
+        "src/generations/status.ts",
+        "await api.editMessageText(g.chatId, g.statusMessageId, text);",
+        'await api.editMessageText(g.chatId, g.statusMessageId, text, g.state === "delivered" ? { reply_markup: (await import("./result-keyboard")).resultKeyboard(g, t) } : {});',
       ],
       [
         "playground: the chat at its end",

@@ -1,33 +1,14 @@
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  gte,
-  inArray,
-  isNotNull,
-  isNull,
-  lt,
-  ne,
-  notInArray,
-  notLike,
-  or,
-  sql,
-} from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, notInArray, or, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
 import { generations } from "../db/schema";
 import type { GenerationsContext } from "./context";
 import { type GenerationParams, generationParams } from "./params";
 import { endedBadly, notAtRest } from "./states";
-import { buttonsGivenUp, buttonsMark } from "./status-shown";
 import type { Generation } from "./types";
 
-/** How long after its delivery a result's buttons are still worth showing: an older one is left as it is. */
-export const buttonsWindowMs = 24 * 3_600_000;
-
 /** Reads of generations, for the steps, the UI and the metrics. */
-export function generationReads(ctx: Pick<GenerationsContext, "db" | "now">) {
-  const { db, now } = ctx;
+export function generationReads(ctx: Pick<GenerationsContext, "db">) {
+  const { db } = ctx;
 
   async function get(id: string, ex: Executor = db): Promise<Generation | null> {
     const [row] = await ex.select().from(generations).where(eq(generations.id, id));
@@ -52,35 +33,6 @@ export function generationReads(ctx: Pick<GenerationsContext, "db" | "now">) {
         or(
           inArray(generations.state, notAtRest),
           and(inArray(generations.state, endedBadly), isNull(generations.notifiedAt)),
-        ),
-      );
-  }
-
-  /**
-   * Results delivered in a chat in the last `buttonsWindowMs` whose status shows
-   * neither their buttons nor that they were given up (every edit of the deliver
-   * job failed, or Redis lost the job), for the reconciler. An inline result has
-   * no status message of ours.
-   */
-  function deliveredWithoutButtons() {
-    const since = new Date(now().getTime() - buttonsWindowMs);
-    return db
-      .select({ id: generations.id })
-      .from(generations)
-      .where(
-        and(
-          eq(generations.state, "delivered"),
-          isNotNull(generations.chatId),
-          isNull(generations.inlineMessageId),
-          // nothing moves a generation out of `delivered`: its last move is the delivery
-          gte(generations.updatedAt, since),
-          or(
-            isNull(generations.statusShown),
-            and(
-              notLike(generations.statusShown, `%${buttonsMark}`),
-              ne(generations.statusShown, buttonsGivenUp),
-            ),
-          ),
         ),
       );
   }
@@ -173,7 +125,6 @@ export function generationReads(ctx: Pick<GenerationsContext, "db" | "now">) {
     byTaskId,
     paramsOf,
     unfinished,
-    deliveredWithoutButtons,
     recent,
     deliveredWithFiles,
     countByState,

@@ -4,9 +4,7 @@ import type { GenerationQueues } from "./types";
 
 /**
  * Postgres is the truth and Redis only carries work: every generation not at
- * rest gets its job back (a job id that already exists is left as it is), and so
- * does a recent result whose status never showed its buttons (the deliver job
- * shows them, sending nothing again).
+ * rest gets its job back (a job id that already exists is left as it is).
  * Runs on start and periodically, so a flushed Redis or a killed worker loses nothing.
  */
 export async function reconcile(
@@ -29,13 +27,5 @@ export async function reconcile(
     }
   }
   if (rows.length > 0) logger.info({ count: rows.length }, "reconciler re-enqueued unfinished generations");
-  const withoutButtons = await generations.deliveredWithoutButtons();
-  for (const row of withoutButtons) await queues.deliver(row.id);
-  if (withoutButtons.length > 0) {
-    logger.info(
-      { count: withoutButtons.length },
-      "reconciler re-enqueued delivered results without their buttons",
-    );
-  }
-  return rows.length + withoutButtons.length;
+  return rows.length;
 }

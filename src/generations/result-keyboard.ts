@@ -5,16 +5,19 @@ import { editResultData, regenerateData, upscaleResultData } from "../telegram/c
 import type { Generation } from "./types";
 
 /**
- * The buttons of a delivered result: again (every operation); for pictures, edit
- * them and a 4K version of each picture sent as a file (a link has no file id).
- * A delivery shows them once, on the status message that says Done: the sent
- * files carry none, since an album cannot carry a keyboard.
+ * The buttons under a delivered result: again (every operation); for pictures,
+ * edit them and a 4K version of each (`pictures`: how many were sent as files,
+ * since a link has no file id to enlarge). One set per result, sent with it.
  */
-export function resultKeyboard(g: Generation, t: TranslateFor): InlineKeyboard {
+export function resultKeyboard(
+  g: Generation,
+  t: TranslateFor,
+  pictures: number = g.fileIds?.length ?? 0,
+): InlineKeyboard {
   const kb = new InlineKeyboard().text(t(g.language, "btn-regenerate"), regenerateData.make(g.id));
   if (g.operation !== "image" && g.operation !== "edit") return kb;
   kb.text(t(g.language, "btn-edit-result"), editResultData.make(g.id));
-  const count = Math.min(g.fileIds?.length ?? 0, catalogLimits.numImages.max);
+  const count = Math.min(pictures, catalogLimits.numImages.max);
   if (count > 0) kb.row();
   for (let picture = 0; picture < count; picture++) {
     const label =

@@ -1,18 +1,14 @@
-import type { Api, InlineKeyboard } from "grammy";
+import type { Api } from "grammy";
 import type { Translate, TranslateFor } from "../bot/i18n";
 import type { GenerationState } from "../db/schema";
 import { editInlineText } from "../telegram/edit-inline";
 import { isTelegramFailure } from "../telegram/telegram-error";
-import { resultKeyboard } from "./result-keyboard";
 import type { Generations } from "./service";
-import { buttonsGivenUp, buttonsMark } from "./status-shown";
 import { pinRefusalText } from "./submit/pin-source";
 import type { Generation } from "./types";
 
 export interface StatusView {
   text: string;
-  /** the result's actions (regenerate, edit), shown once it is delivered */
-  keyboard?: InlineKeyboard;
 }
 
 type StatusRow = (g: Generation, t: TranslateFor) => StatusView;
@@ -45,9 +41,9 @@ const statusTable: Record<GenerationState, StatusRow> = {
   // the result is being sent: the status changes once it is in the chat
   completed: say("gen-generating"),
   delivering: say("gen-generating"),
+  // the result's buttons are under the result itself (send-outputs.ts), not here
   delivered: (g, t) => ({
     text: t(g.language, g.late ? "gen-done-late" : "gen-done", { cost: g.charged ?? 0 }),
-    keyboard: resultKeyboard(g, t),
   }),
   failed: endedWithoutResult,
   rejected: endedWithoutResult,
@@ -74,9 +70,6 @@ export function statusView(g: Generation, t: TranslateFor): StatusView {
 /** The Telegram calls that show a status: an edit in place, or a new message. */
 export type StatusApi = Pick<Api, "editMessageText" | "sendMessage" | "editMessageTextInline">;
 
-/** What was shown, buttons included (status-shown.ts). */
-const shownMarker = (view: StatusView) => (view.keyboard ? `${view.text}${buttonsMark}` : view.text);
-
 /**
  * The only writer of a generation's status message, in a chat or in inline mode:
  * shows what the table says for its state, edited in place. An edit to the text
@@ -93,43 +86,28 @@ export async function showStatus(
   if (g.inlineMessageId)
     return showInlineStatus(api, generations, { ...g, inlineMessageId: g.inlineMessageId }, t);
   if (g.chatId === null) return;
-  const view = statusView(g, t);
-  const shown = shownMarker(view);
-  if (g.statusShown === shown) return;
-  const markup = view.keyboard ? { reply_markup: view.keyboard } : {};
+  const { text } = statusView(g, t);
+  if (g.statusShown === text) return;
   if (g.statusMessageId) {
     try {
-      await api.editMessageText(g.chatId, g.statusMessageId, view.text, markup);
-      await generations.setStatusShown(g.id, shown);
+      await api.editMessageText(g.chatId, g.statusMessageId, text);
+      await generations.setStatusShown(g.id, text);
       return;
     } catch (err) {
       if (isTelegramFailure(err, "not-modified")) {
-        await generations.setStatusShown(g.id, shown);
+        await generations.setStatusShown(g.id, text);
         return;
       }
       if (!isTelegramFailure(err, "message-gone")) throw err;
     }
   }
-  const m = await api.sendMessage(g.chatId, view.text, {
-    ...markup,
+  const m = await api.sendMessage(g.chatId, text, {
     ...(g.threadId ? { message_thread_id: g.threadId } : {}),
     ...(g.replyToMessageId
       ? { reply_parameters: { message_id: g.replyToMessageId, allow_sending_without_reply: true } }
       : {}),
   });
-  await generations.setStatusShown(g.id, shown, m.message_id);
-}
-
-/**
- * Telegram will never show a delivered result's Done in its chat (the chat is
- * closed to the bot, or the message refused): recorded, so the reconciler stops
- * trying to show its buttons.
- */
-export async function giveUpDone(
-  generations: Pick<Generations, "setStatusShown">,
-  g: Pick<Generation, "id">,
-): Promise<void> {
-  await generations.setStatusShown(g.id, buttonsGivenUp);
+  await generations.setStatusShown(g.id, text, m.message_id);
 }
 
 /**

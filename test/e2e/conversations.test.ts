@@ -292,9 +292,11 @@ describe("guided conversations", () => {
     const g = await generationIn(h, user.id, "delivered");
     await expectPaidOnce(user, g);
 
-    // "✏️ ویرایش همین" on the status message that says done: the result is the photo of a new edit
-    const done = await user.waitFor((m) => m.message_id === g.statusMessageId && hasData(`ed:${g.id}`)(m));
-    await user.press(/ویرایش همین/, { message: done });
+    // the status says it is ready, without buttons: they are under the result
+    const done = await user.waitFor((m) => m.message_id === g.statusMessageId && says("آماده است")(m));
+    expect(buttons(done)).toEqual([]);
+    // "✏️ ویرایش همین" under the result: the result is the photo of a new edit
+    await user.press(/ویرایش همین/, { message: result });
     await user.waitFor(says("چه چیزی تغییر کند؟"), { after: result });
     await user.send("یک کلاه اضافه کن");
     await user.waitFor((m) => panel(m) && says("تصاویر: ۱")(m), { after: result });

@@ -172,13 +172,13 @@ describe("group settings", () => {
     const summary = await member.waitFor(panel, { in: group, after: asked.message_id });
     await pressSetting(member, group, summary, "cv:ok");
     const made = await generationIn(h, member.id, "delivered");
-    // the result's buttons are on its status message, which says Done
-    const result = await member.waitFor(
-      (m) => m.message_id === made.statusMessageId && buttons(m).length > 0,
-      {
-        in: group,
-      },
+    // the result's buttons are under the photo itself, none on the status saying Done
+    const result = await member.waitFor((m) => m.photo !== undefined, { in: group });
+    const done = await member.waitFor(
+      (m) => m.message_id === made.statusMessageId && plain(m.text).startsWith("Done"),
+      { in: group },
     );
+    expect(buttons(done)).toEqual([]);
     const isAgain = (b: InlineKeyboardButton) => "callback_data" in b && b.callback_data.startsWith("rg:");
     expect(buttons(result).some(isAgain)).toBe(true);
 

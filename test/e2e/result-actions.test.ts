@@ -37,9 +37,18 @@ describe("actions on results", () => {
 
   const generationsOf = (userId: number) => h.runtime.generations.recent(userId, 20);
 
-  /** The status message of `g` once it says Done: the one message with the result's buttons. */
-  const doneOf = (user: TestUser, g: Generation, options: { in?: TestGroup } = {}) =>
-    user.waitFor((m) => m.message_id === g.statusMessageId && hasData(`rg:${g.id}`)(m), options);
+  /**
+   * The one message with `g`'s buttons, the result itself (or an album's actions
+   * message), once its status message says Done without any.
+   */
+  async function buttonsOf(user: TestUser, g: Generation, options: { in?: TestGroup } = {}) {
+    const done = await user.waitFor((m) => m.message_id === g.statusMessageId && says("Done")(m), options);
+    expect(buttons(done)).toEqual([]);
+    const withButtons = await user.waitFor(hasData(`rg:${g.id}`), options);
+    expect(withActions(user, g.id, options)).toEqual([withButtons.message_id]);
+    expect(withButtons.message_id).toBeGreaterThan(done.message_id);
+    return withButtons;
+  }
 
   /** Every message that carries a button acting on generation `id`. */
   const withActions = (user: TestUser, id: string, options: { in?: TestGroup } = {}) =>
@@ -51,18 +60,16 @@ describe("actions on results", () => {
   test("⬆️ 4K: a priced panel first (nothing held), Confirm edits the result at 4K, charged the shown price once", async () => {
     const user = await startedUser(h);
     const first = await deliveredImage(user, "a lighthouse at dusk");
-    const done = await doneOf(user, first);
-    expect(buttons(done).find(byData(`up:${first.id}:0`))?.text).toBe("⬆️ 4K");
-    // one set of buttons: on the status message, none on the photo
-    const photo = await user.waitFor((m) => m.photo !== undefined);
-    expect(buttons(photo)).toEqual([]);
-    expect(withActions(user, first.id)).toEqual([first.statusMessageId]);
+    // one set of buttons: under the photo, none on its status message
+    const photo = await buttonsOf(user, first);
+    expect(photo.photo).toBeDefined();
+    expect(buttons(photo).find(byData(`up:${first.id}:0`))?.text).toBe("⬆️ 4K");
     const afterFirst = WELCOME - first.price;
     expect(await h.runtime.ledger.account(user.id)).toEqual(
       expect.objectContaining({ available: afterFirst, held: 0 }),
     );
 
-    await user.press(byData(`up:${first.id}:0`), { message: done });
+    await user.press(byData(`up:${first.id}:0`), { message: photo });
     const offer = await user.waitFor((m) => panel(m) && says("Resolution: 4K")(m), { after: photo });
     const text = plain(offer.text);
     // the cheapest model making 4K pictures in the default price table, the result's own ratio, one picture
@@ -98,10 +105,9 @@ describe("actions on results", () => {
     });
     expect(upscaled.price).toBe(12);
     expect(upscaled.charged).toBe(12);
-    await doneOf(user, upscaled);
-    expect(withActions(user, upscaled.id)).toEqual([upscaled.statusMessageId]);
+    const result = await buttonsOf(user, upscaled);
+    expect(result.photo).toBeDefined();
     // its caption does not show our prompt either
-    const result = user.messages().find((m) => m.photo !== undefined && m.message_id > offer.message_id);
     expect(plain(result?.caption)).toContain("⬆️ The same picture, in 4K");
     expect(plain(result?.caption)).not.toContain(upscalePrompt.slice(0, 30));
     expect(await h.runtime.ledger.account(user.id)).toEqual(
@@ -121,9 +127,8 @@ describe("actions on results", () => {
     expect(kept.map((r) => r.operation)).toEqual(["image"]);
 
     // again on the 4K result: the same panel, still without our prompt as a description
-    const withAgain = await user.waitFor(hasData(`rg:${upscaled.id}`));
-    await user.press(byData(`rg:${upscaled.id}`), { message: withAgain });
-    const again = await user.waitFor((m) => panel(m) && says("Resolution: 4K")(m), { after: withAgain });
+    await user.press(byData(`rg:${upscaled.id}`), { message: result });
+    const again = await user.waitFor((m) => panel(m) && says("Resolution: 4K")(m), { after: result });
     expect(plain(again.text)).toContain("Upscale: the same picture, unchanged, in 4K");
     expect(plain(again.text)).not.toContain("Description");
     // and /history names it the same way
@@ -133,7 +138,7 @@ describe("actions on results", () => {
     expect(plain(history.text)).not.toContain(upscalePrompt.slice(0, 30));
   });
 
-  test("an album result: one set of buttons, on the status message saying Done; edit brings every picture", async () => {
+  test("an album result gets its buttons on a reply to its first picture; edit brings every picture", async () => {
     const user = await startedUser(h);
     const album = await deliveredImage(user, "three foxes", 3);
     expect(album.fileIds).toHaveLength(3);
@@ -141,11 +146,10 @@ describe("actions on results", () => {
     const pictures = user.messages().filter((m) => album.deliveredMessageIds?.includes(m.message_id));
     expect(pictures.every((m) => m.photo && m.media_group_id && buttons(m).length === 0)).toBe(true);
 
-    const actions = await doneOf(user, album);
-    expect(plain(actions.text)).toContain("Done");
-    expect(withActions(user, album.id)).toEqual([album.statusMessageId]);
-    // nothing was sent after the album: no message of its own for the buttons
-    expect(user.messages().at(-1)?.message_id).toBe(pictures.at(-1)?.message_id);
+    const actions = await buttonsOf(user, album);
+    expect(plain(actions.text)).toContain("Actions for the pictures above");
+    expect(actions.reply_to_message?.message_id).toBe(pictures[0]?.message_id);
+    expect(actions.message_id).toBeGreaterThan(pictures.at(-1)?.message_id ?? Number.POSITIVE_INFINITY);
     expect(buttons(actions).map((b) => b.text)).toEqual([
       "🔁 Again",
       "✏️ Edit this",
@@ -189,17 +193,16 @@ describe("actions on results", () => {
     const summary = await alice.waitFor(panel, { in: group, after: request });
     await alice.press(byData("cv:ok"), { in: group, message: summary });
     const g = await generationIn(h, alice.id, "delivered");
-    const done = await doneOf(alice, g, { in: group });
-    const photo = await alice.waitFor((m) => m.photo !== undefined, { in: group });
-    expect(withActions(alice, g.id, { in: group })).toEqual([g.statusMessageId]);
+    const photo = await buttonsOf(alice, g, { in: group });
+    expect(photo.photo).toBeDefined();
     const held = await h.runtime.ledger.account(bob.id);
 
     for (const data of [`rg:${g.id}`, `ed:${g.id}`, `up:${g.id}:0`]) {
-      const press = await bob.press(byData(data), { in: group, message: done });
+      const press = await bob.press(byData(data), { in: group, message: photo });
       expect((await bob.waitForAnswer(press)).text).toBe("This is not your request.");
     }
     // no panel was opened for bob, and his balance did not move
-    await alice.press(byData(`rg:${g.id}`), { in: group, message: done });
+    await alice.press(byData(`rg:${g.id}`), { in: group, message: photo });
     const again = await alice.waitFor((m) => panel(m) && says("a shared lighthouse")(m), {
       in: group,
       after: photo,
@@ -218,11 +221,10 @@ describe("actions on results", () => {
     const summary = await user.waitFor(panel, { after: request });
     await user.press(byData("cv:ok"), { message: summary });
     const g = await generationIn(h, user.id, "delivered", 40_000);
-    const done = await doneOf(user, g);
-    const video = await user.waitFor((m) => m.video !== undefined);
-    expect(buttons(done).map((b) => b.text)).toEqual(["🔁 Again"]);
-    expect(withActions(user, g.id)).toEqual([g.statusMessageId]);
-    await user.press(byData(`rg:${g.id}`), { message: done });
+    const video = await buttonsOf(user, g);
+    expect(video.video).toBeDefined();
+    expect(buttons(video).map((b) => b.text)).toEqual(["🔁 Again"]);
+    await user.press(byData(`rg:${g.id}`), { message: video });
     const again = await user.waitFor((m) => panel(m) && says("waves on a beach")(m), { after: video });
     expect(plain(again.text)).toContain(`Price: ${g.price} credits`);
     expect(await generationsOf(user.id)).toHaveLength(1);

@@ -28,7 +28,7 @@ describe("delivering outputs to Telegram", () => {
   const generation = (...args: Parameters<DeliveryRig["generation"]>) => rig.generation(...args);
   const deps = () => rig.deps();
 
-  test("one image goes as a photo with caption and no buttons (the status message has them); the file_id is kept", async () => {
+  test("one image goes as a photo with caption and buttons; the file_id is kept", async () => {
     const g = generation("image", [serve("/one.png", solidPng(64, 64), "image/png")]);
     const sent = await deliverOutputs(g, deps());
     expect(sent.messageIds).toHaveLength(1);
@@ -36,7 +36,8 @@ describe("delivering outputs to Telegram", () => {
     const m = user.messages().find((x) => x.message_id === sent.messageIds[0]);
     expect(m?.photo).toBeDefined();
     expect(m?.caption).toContain("a lighthouse");
-    expect(m?.reply_markup).toBeUndefined();
+    // again, edit, 4K
+    expect(m?.reply_markup?.inline_keyboard.flat()).toHaveLength(3);
     expect(tg.callsOf("sendChatAction").at(-1)?.params).toMatchObject({ action: "upload_photo" });
   });
 

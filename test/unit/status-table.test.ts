@@ -9,34 +9,44 @@ const en = (key: string, vars?: Record<string, string | number>) => translate("e
 
 const generation = (patch: Partial<Generation>) => generationRow({ statusMessageId: 10, ...patch });
 
-/** Every state, and what its status message must say (and whether it offers the result's actions). */
-const expected: Record<(typeof generationStates)[number], { text: string; actions: boolean }> = {
-  queued: { text: en("gen-queued"), actions: false },
-  submitting: { text: en("gen-queued"), actions: false },
-  pending: { text: en("gen-generating"), actions: false },
-  completed: { text: en("gen-generating"), actions: false },
-  delivering: { text: en("gen-generating"), actions: false },
-  delivered: { text: en("gen-done", { cost: 10 }), actions: true },
-  failed: { text: en("gen-failed", { price: 12 }), actions: false },
-  rejected: { text: en("gen-rejected", { reason: en("reason-invalid-request") }), actions: false },
-  expired: { text: en("gen-expired", { price: 12 }), actions: false },
-  cancelled: { text: en("cancel-status"), actions: false },
+/** Every state, and what its status message must say. */
+const expected: Record<(typeof generationStates)[number], string> = {
+  queued: en("gen-queued"),
+  submitting: en("gen-queued"),
+  pending: en("gen-generating"),
+  completed: en("gen-generating"),
+  delivering: en("gen-generating"),
+  delivered: en("gen-done", { cost: 10 }),
+  failed: en("gen-failed", { price: 12 }),
+  rejected: en("gen-rejected", { reason: en("reason-invalid-request") }),
+  expired: en("gen-expired", { price: 12 }),
+  cancelled: en("cancel-status"),
 };
 
 describe("the status table", () => {
   test.each([...generationStates])("%s renders from the table", (state) => {
     const view = statusView(generation({ state, charged: state === "delivered" ? 10 : null }), t);
-    expect(view.text).toBe(expected[state].text);
-    expect(view.keyboard !== undefined).toBe(expected[state].actions);
+    expect(view).toEqual({ text: expected[state] });
   });
 
-  test("a delivered image offers regenerate and edit; a video only regenerate", () => {
-    const buttons = (operation: Generation["operation"]) =>
-      statusView(generation({ state: "delivered", operation }), t)
-        .keyboard?.inline_keyboard.flat()
-        .map((b) => b.text);
-    expect(buttons("image")).toEqual([en("btn-regenerate"), en("btn-edit-result")]);
-    expect(buttons("video")).toEqual([en("btn-regenerate")]);
+  test("Done carries no buttons: the result's own are under the result", async () => {
+    const calls: Array<{ text: string; other: unknown }> = [];
+    const api = {
+      editMessageText: async (_chat: number, _message: number, text: string, other?: unknown) =>
+        void calls.push({ text, other }),
+      sendMessage: async (_chat: number, text: string, other?: unknown) => {
+        calls.push({ text, other });
+        return { message_id: 11 };
+      },
+    } as unknown as StatusApi;
+    const generations = { setStatusShown: async () => {} };
+    const done = (patch: Partial<Generation>) =>
+      generation({ state: "delivered", charged: 10, chatId: 5, fileIds: ["f1"], ...patch });
+    // edited in place, and sent anew where there is no status message
+    await showStatus(api, generations, done({}), t);
+    await showStatus(api, generations, done({ statusMessageId: null, operation: "video" }), t);
+    expect(calls.map((c) => c.text)).toEqual([en("gen-done", { cost: 10 }), en("gen-done", { cost: 10 })]);
+    expect(calls.filter((c) => JSON.stringify(c.other ?? {}).includes("reply_markup"))).toEqual([]);
   });
 
   test("the reasons of an end without a result are told apart", () => {

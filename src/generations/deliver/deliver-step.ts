@@ -11,7 +11,7 @@ import {
 } from "../../telegram/telegram-error";
 import type { Generations } from "../service";
 import { endedBadly } from "../states";
-import { giveUpDone, showStatus } from "../status";
+import { showStatus } from "../status";
 import { type Generation, generationJobData } from "../types";
 import { deliverInline, type InlineDeliveryDeps } from "./deliver-inline";
 import { copyOutputs, type Delivered, deliverOutputs } from "./send-outputs";
@@ -73,9 +73,10 @@ async function deliverOnce(id: string, deps: DeliverDeps): Promise<DeliverOutcom
   const g = await generations.get(id);
   if (!g) return { kind: "nothing-to-do" };
   if (endedBadly.includes(g.state)) return notify(g, deps);
-  // a run after a crash (or a failed status edit) between `delivered` and Done: the buttons are there
+  // a run after a crash between `delivered` and Done: the status says Done, nothing is sent again;
+  // a result that never reached its chat (delivered to no message) is not said to be done
   if (g.state === "delivered") {
-    await showDone(g, deps);
+    if ((g.deliveredMessageIds ?? []).length > 0) await showDone(g, deps);
     return { kind: "nothing-to-do" };
   }
   if (g.state !== "completed" && g.state !== "delivering") return { kind: "nothing-to-do" };
@@ -108,8 +109,6 @@ async function deliverOnce(id: string, deps: DeliverDeps): Promise<DeliverOutcom
       deps.logger.warn({ generationId: id, reason }, "chat unreachable: result kept for /history");
       if (isTelegramFailure(err, "blocked")) await deps.markBlocked(g.userId);
       await generations.finishDelivery(id, [], []);
-      // nothing was sent: no Done, and no buttons for the reconciler to bring
-      await giveUpDone(generations, delivering);
       return { kind: "unreachable", reason };
     }
     if (isTelegramFailure(err, "topic-closed")) {
@@ -133,33 +132,28 @@ async function deliverOnce(id: string, deps: DeliverDeps): Promise<DeliverOutcom
 }
 
 /**
- * Shows `g`'s status as its state says. A failure in passing is thrown, so the
- * job's next run tries again; one Telegram will never take is logged as `what`
- * (a user who blocked the bot is marked so) and answered false.
+ * Shows `g`'s status as its state says. One Telegram will never take is logged as
+ * `what` (a user who blocked the bot is marked so); a failure in passing is thrown.
  */
-async function showOrGiveUp(g: Generation, deps: DeliverDeps, what: string): Promise<boolean> {
+async function showOrWarn(g: Generation, deps: DeliverDeps, what: string): Promise<void> {
   try {
     await showStatus(deps.api, deps.generations, g, deps.t);
-    return true;
   } catch (err) {
     const reason = unreachable(err) ?? permanent(err);
     if (!reason) throw err;
     deps.logger.warn({ generationId: g.id, reason }, what);
     if (isTelegramFailure(err, "blocked")) await deps.markBlocked(g.userId);
-    return false;
   }
 }
 
 /**
- * The status of a delivered result says Done and carries the result's buttons,
- * their only place. A failure in passing is thrown, so the job's next run (or the
- * reconciler's) shows it, the result not sent again; one the chat will never
- * take is recorded as given up.
+ * Done, on the status of a result now in its chat with its buttons. Any failure
+ * is only warned about: the job does not run again for it, so nothing is resent.
  */
 async function showDone(g: Generation, deps: DeliverDeps): Promise<void> {
-  if (!(await showOrGiveUp(g, deps, "status message not updated: its buttons given up"))) {
-    await giveUpDone(deps.generations, g);
-  }
+  await showOrWarn(g, deps, "status message not updated").catch((err: unknown) =>
+    deps.logger.warn({ err, generationId: g.id }, "status message not updated"),
+  );
 }
 
 /** The result cannot reach the user: what they paid goes back, and they are told. */
@@ -178,7 +172,7 @@ async function undeliverable(
 async function notify(g: Generation, deps: DeliverDeps): Promise<DeliverOutcome> {
   if (g.notifiedAt) return { kind: "nothing-to-do" };
   // a notice Telegram will never take is given up, not retried forever
-  await showOrGiveUp(g, deps, "failure notice not deliverable");
+  await showOrWarn(g, deps, "failure notice not deliverable");
   await deps.generations.markNotified(g.id);
   return { kind: "notified" };
 }

@@ -1,11 +1,12 @@
 import { createReadStream } from "node:fs";
-import { type Api, InputFile } from "grammy";
+import { type Api, type InlineKeyboard, InputFile } from "grammy";
 import type { InputMediaDocument, InputMediaPhoto, Message } from "grammy/types";
 import type { TranslateFor } from "../../bot/i18n";
 import { releaseChunks } from "../../lib/release-chunks";
 import { shorten } from "../../lib/shorten";
 import type { MediaStore, StoredFile } from "../../storage/media-store";
 import { describeParams, generationParams } from "../params";
+import { resultKeyboard } from "../result-keyboard";
 import type { Generation } from "../types";
 import { type SentFile, type SentFileKind, sentFileOf } from "./sent-file";
 
@@ -99,6 +100,29 @@ async function audioFacts(
 }
 
 /**
+ * An album cannot carry a keyboard: its buttons go on a short message replying
+ * to its first item. Not one of the result's messages (delivered ids, file ids)
+ * and best effort: the pictures are delivered, so failing here must neither
+ * resend the album nor refund it.
+ */
+async function sendAlbumButtons(
+  g: Generation,
+  deps: DeliveryDeps,
+  album: Message[],
+  keyboard: InlineKeyboard,
+): Promise<void> {
+  const first = album[0];
+  if (g.chatId === null || !first) return;
+  await deps.api
+    .sendMessage(g.chatId, deps.t(g.language, "ra-actions"), {
+      reply_markup: keyboard,
+      reply_parameters: { message_id: first.message_id, allow_sending_without_reply: true },
+      ...(g.threadId ? { message_thread_id: g.threadId } : {}),
+    })
+    .catch(() => undefined);
+}
+
+/**
  * Sends a generation's outputs, copied to our storage first, into the chat and
  * topic of the request. Uploads come from files we can read again, so a retry
  * after a failed send re-uploads the same bytes.
@@ -138,7 +162,6 @@ async function sendFiles(
   limits: TelegramLimits,
   files: StoredFile[],
 ): Promise<Delivered> {
-  // no keyboard on what is sent: the result's buttons go on its status message (an album cannot carry one)
   const caption = captionOf(g, deps.t, limits);
   // a supplier, not a stream: a retried send (429, network) opens the file again
   const upload = (f: StoredFile) =>
@@ -147,6 +170,11 @@ async function sendFiles(
 
   const tooBig = files.filter((f) => f.size > limits.uploadMaxBytes);
   const sendable = files.filter((f) => f.size <= limits.uploadMaxBytes);
+  // one set of buttons per result, sent with its last message: the link to what was too big
+  // to upload, or else the file itself (the album's own message); a 4K only for a picture sent as a file
+  const keyboard = resultKeyboard(g, deps.t, sendable.length);
+  const buttonsOnFiles = tooBig.length === 0;
+  const buttons = (carries: boolean) => (carries ? { reply_markup: keyboard } : {});
 
   if (g.operation === "image" || g.operation === "edit") {
     const asDocuments = sendable.some(
@@ -154,7 +182,7 @@ async function sendFiles(
     );
     if (sendable.length === 1) {
       const f = sendable[0]!;
-      const other = { caption, ...replyPlace(g) };
+      const other = { caption, ...buttons(buttonsOnFiles), ...replyPlace(g) };
       sent.push(
         asDocuments
           ? await deps.api.sendDocument(chatId, upload(f), other)
@@ -174,10 +202,11 @@ async function sendFiles(
         ? await deps.api.sendMediaGroup(chatId, media as InputMediaDocument[], replyPlace(g))
         : await deps.api.sendMediaGroup(chatId, media as InputMediaPhoto[], replyPlace(g));
       sent.push(...group);
+      if (buttonsOnFiles) await sendAlbumButtons(g, deps, group, keyboard);
     }
   } else {
-    for (const f of sendable) {
-      const other = { caption, ...replyPlace(g) };
+    for (const [i, f] of sendable.entries()) {
+      const other = { caption, ...buttons(buttonsOnFiles && i === sendable.length - 1), ...replyPlace(g) };
       if (f.mimeType.startsWith("video/")) sent.push(await deps.api.sendVideo(chatId, upload(f), other));
       else if (f.mimeType.startsWith("audio/")) {
         const facts = await audioFacts(g, f, deps.t);
@@ -198,7 +227,7 @@ async function sendFiles(
       await deps.api.sendMessage(
         chatId,
         [caption, deps.t(g.language, "gen-too-big-link", { days: deps.retentionDays }), ...links].join("\n"),
-        { link_preview_options: { is_disabled: true }, ...replyPlace(g) },
+        { ...buttons(true), link_preview_options: { is_disabled: true }, ...replyPlace(g) },
       ),
     );
   }

@@ -4,24 +4,15 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
 import { Api } from "grammy";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { translate } from "../../../src/bot/i18n";
 import type { Ledger } from "../../../src/credits/ledger";
-import { generations as generationsTable } from "../../../src/db/schema";
-import {
-  type DeliverDeps,
-  deliverGeneration,
-  deliverJob,
-  deliverJobHandler,
-} from "../../../src/generations/deliver/deliver-step";
+import { type DeliverDeps, deliverGeneration } from "../../../src/generations/deliver/deliver-step";
 import { telegramLimits } from "../../../src/generations/deliver/send-outputs";
-import { buttonsWindowMs } from "../../../src/generations/reads";
-import { reconcile } from "../../../src/generations/reconciler";
 import type { Generations } from "../../../src/generations/service";
-import type { CreateInput, GenerationQueues } from "../../../src/generations/types";
+import type { CreateInput } from "../../../src/generations/types";
 import {
   type BotMessage,
   startTelegramStandIn,
@@ -44,10 +35,12 @@ const en = (key: string, vars?: Record<string, string | number>) =>
 /**
  * A delivered result shows its action buttons (again, edit, 4K) exactly once,
  * whatever was sent (one photo, an album, a video, a dubbed track, a link) and
- * wherever (a private chat, a forum topic): on the status message, which says
- * Done. Telegram's stand-in keeps every message as the user sees it.
+ * wherever (a private chat, a forum topic): under the result, sent with it (an
+ * album, which cannot carry a keyboard, gets one message replying to it), below
+ * the status message, which says Done without any. Telegram's stand-in keeps
+ * every message as the user sees it.
  */
-describe("a delivered result's buttons: one set, on the status message", () => {
+describe("a delivered result's buttons: one set, under the result", () => {
   let root: string;
   let ledger: Ledger;
   let generations: Generations;
@@ -163,52 +156,103 @@ describe("a delivered result's buttons: one set, on the status message", () => {
     );
   const labels = (m: BotMessage | undefined) => m?.reply_markup?.inline_keyboard.flat().map((b) => b.text);
 
-  test("one picture: one keyboard, on the status message saying Done; the photo has none", async () => {
+  /**
+   * The one message carrying `id`'s buttons, checked to come after its status
+   * message, which says Done and carries none.
+   */
+  function theOneSet(messages: BotMessage[], id: string, statusMessageId: number): BotMessage {
+    const status = messages.find((m) => m.message_id === statusMessageId);
+    expect(plain(status?.text)).toContain("Done");
+    expect(status?.reply_markup).toBeUndefined();
+    const keyboards = withActions(messages, id);
+    expect(keyboards).toHaveLength(1);
+    const [one] = keyboards;
+    if (!one) throw new Error("no message carries the buttons");
+    expect(one.message_id).toBeGreaterThan(statusMessageId);
+    return one;
+  }
+
+  const sends = () =>
+    ["sendPhoto", "sendMediaGroup", "sendMessage", "sendVideo", "sendAudio", "sendDocument"].map(
+      (method) => tg.callsOf(method).length,
+    );
+
+  test("one picture: the photo carries the keyboard; Done has none", async () => {
     const { user, place } = await privateUser();
     const { id, statusMessageId } = await completed(user, place, image(1), { images: pictures(1) });
     expect(await deliverGeneration(id, deps())).toMatchObject({ kind: "delivered" });
     const messages = user.messages();
     const photos = messages.filter((m) => m.photo);
     expect(photos).toHaveLength(1);
-    expect(photos[0]?.reply_markup).toBeUndefined();
-    const keyboards = withActions(messages, id);
-    expect(keyboards.map((m) => m.message_id)).toEqual([statusMessageId]);
-    expect(plain(keyboards[0]?.text)).toContain("Done");
-    expect(labels(keyboards[0])).toEqual(["🔁 Again", "✏️ Edit this", "⬆️ 4K"]);
+    const one = theOneSet(messages, id, statusMessageId);
+    expect(one.message_id).toBe(photos[0]?.message_id);
+    expect(labels(one)).toEqual(["🔁 Again", "✏️ Edit this", "⬆️ 4K"]);
   });
 
-  test("an album: one keyboard with a 4K per picture, on the status message; no message besides the album", async () => {
+  /** Checks an album of `count` delivered for `id` and returns its actions message. */
+  function albumAndActions(messages: BotMessage[], id: string, statusMessageId: number, count: number) {
+    const album = messages.filter((m) => m.media_group_id);
+    expect(album).toHaveLength(count);
+    expect(album.every((m) => !m.reply_markup)).toBe(true);
+    const actions = theOneSet(messages, id, statusMessageId);
+    expect(plain(actions.text)).toBe(en("ra-actions"));
+    expect(actions.reply_to_message?.message_id).toBe(album[0]?.message_id);
+    // after the album: status, album, then its actions
+    expect(messages.map((m) => m.message_id).slice(-(count + 2))).toEqual([
+      statusMessageId,
+      ...album.map((m) => m.message_id),
+      actions.message_id,
+    ]);
+    expect(labels(actions)).toEqual([
+      "🔁 Again",
+      "✏️ Edit this",
+      ...Array.from({ length: count }, (_, i) => `⬆️ 4K #${i + 1}`),
+    ]);
+    return actions;
+  }
+
+  test("an album of 3: one message after it, replying to it, carries the keyboard with a 4K per picture", async () => {
     const { user, place } = await privateUser();
     const { id, statusMessageId } = await completed(user, place, image(3), { images: pictures(3) });
     expect(await deliverGeneration(id, deps())).toMatchObject({ kind: "delivered" });
-    const messages = user.messages();
-    const album = messages.filter((m) => m.media_group_id);
-    expect(album).toHaveLength(3);
-    // the status message and the album: nothing else was sent
-    expect(messages.map((m) => m.message_id)).toEqual([statusMessageId, ...album.map((m) => m.message_id)]);
-    const keyboards = withActions(messages, id);
-    expect(keyboards.map((m) => m.message_id)).toEqual([statusMessageId]);
-    expect(labels(keyboards[0])).toEqual(["🔁 Again", "✏️ Edit this", "⬆️ 4K #1", "⬆️ 4K #2", "⬆️ 4K #3"]);
+    const actions = albumAndActions(user.messages(), id, statusMessageId, 3);
+    // not one of the result's messages: the album is what was delivered
+    const row = await generations.get(id);
+    expect(row?.deliveredMessageIds).toHaveLength(3);
+    expect(row?.deliveredMessageIds).not.toContain(actions.message_id);
+    expect(row?.fileIds).toHaveLength(3);
   });
 
-  test("in a forum topic: the album and its one keyboard stay in the topic", async () => {
+  test("in a forum topic: the album of 3 and its actions message stay in the topic", async () => {
     const { user } = await privateUser();
     const group: TestGroup = tg.group({ forum: true, members: [user] });
     const threadId = group.createTopic(user, "pictures");
-    const { id, statusMessageId } = await completed(user, { chatId: group.id, threadId }, image(2), {
-      images: pictures(2),
+    const { id, statusMessageId } = await completed(user, { chatId: group.id, threadId }, image(3), {
+      images: pictures(3),
     });
     expect(await deliverGeneration(id, deps())).toMatchObject({ kind: "delivered" });
-    const messages = user.messages({ in: group });
-    const keyboards = withActions(messages, id);
-    expect(keyboards.map((m) => m.message_id)).toEqual([statusMessageId]);
-    expect(labels(keyboards[0])).toEqual(["🔁 Again", "✏️ Edit this", "⬆️ 4K #1", "⬆️ 4K #2"]);
-    const album = messages.filter((m) => m.media_group_id);
-    expect(album).toHaveLength(2);
-    expect(album.every((m) => m.message_thread_id === threadId && !m.reply_markup)).toBe(true);
+    const messages = user.messages({ in: group }).filter((m) => m.message_thread_id === threadId);
+    const actions = albumAndActions(messages, id, statusMessageId, 3);
+    expect(actions.message_thread_id).toBe(threadId);
+    expect(withActions(user.messages({ in: group }), id)).toHaveLength(1);
   });
 
-  test("a picture too big to upload goes as a link: still one keyboard, 4K for the picture sent as a file only", async () => {
+  test("a picture too big to upload goes as a link: the link message carries the keyboard, without a 4K", async () => {
+    const { user, place } = await privateUser();
+    const big = Buffer.concat([solidPng(16, 16), Buffer.alloc(4096)]);
+    const { id, statusMessageId } = await completed(user, place, image(1), {
+      images: [serve(big, "image/png")],
+    });
+    const limits = { ...telegramLimits, uploadMaxBytes: 1024 };
+    expect(await deliverGeneration(id, deps({ limits }))).toMatchObject({ kind: "delivered" });
+    const messages = user.messages();
+    expect(messages.filter((m) => m.photo)).toHaveLength(0);
+    const one = theOneSet(messages, id, statusMessageId);
+    expect(one.text).toContain("/files/");
+    expect(labels(one)).toEqual(["🔁 Again", "✏️ Edit this"]);
+  });
+
+  test("a picture sent and one too big, as a link: one keyboard, on the link sent last, 4K for the picture sent", async () => {
     const { user, place } = await privateUser();
     const small = solidPng(16, 16);
     const big = Buffer.concat([small, Buffer.alloc(4096)]);
@@ -218,14 +262,15 @@ describe("a delivered result's buttons: one set, on the status message", () => {
     const limits = { ...telegramLimits, uploadMaxBytes: small.length + 1024 };
     expect(await deliverGeneration(id, deps({ limits }))).toMatchObject({ kind: "delivered" });
     const messages = user.messages();
-    expect(messages.filter((m) => m.photo)).toHaveLength(1);
-    expect(messages.filter((m) => m.text?.includes("/files/"))).toHaveLength(1);
-    const keyboards = withActions(messages, id);
-    expect(keyboards.map((m) => m.message_id)).toEqual([statusMessageId]);
-    expect(labels(keyboards[0])).toEqual(["🔁 Again", "✏️ Edit this", "⬆️ 4K"]);
+    const photo = messages.find((m) => m.photo);
+    expect(photo?.reply_markup).toBeUndefined();
+    const one = theOneSet(messages, id, statusMessageId);
+    expect(one.text).toContain("/files/");
+    expect(one.message_id).toBeGreaterThan(photo?.message_id ?? Number.POSITIVE_INFINITY);
+    expect(labels(one)).toEqual(["🔁 Again", "✏️ Edit this", "⬆️ 4K"]);
   });
 
-  test("a video and a dubbed track: Again once, on the status message", async () => {
+  test("a video and a dubbed track: each carries Again itself", async () => {
     const { user, place } = await privateUser();
     const clip = await completed(
       user,
@@ -251,34 +296,63 @@ describe("a delivered result's buttons: one set, on the status message", () => {
       },
       { audios: [serve(mp3, "audio/mpeg")] },
     );
-    for (const g of [clip, dub]) {
+    for (const [g, kind] of [
+      [clip, "video"],
+      [dub, "audio"],
+    ] as const) {
       expect(await deliverGeneration(g.id, deps())).toMatchObject({ kind: "delivered" });
-      const keyboards = withActions(user.messages(), g.id);
-      expect(keyboards.map((m) => m.message_id)).toEqual([g.statusMessageId]);
-      expect(labels(keyboards[0])).toEqual(["🔁 Again"]);
+      const one = theOneSet(user.messages(), g.id, g.statusMessageId);
+      expect(one[kind]).toBeDefined();
+      expect(labels(one)).toEqual(["🔁 Again"]);
     }
     expect(user.messages().filter((m) => m.video || m.audio)).toHaveLength(2);
   });
 
-  test("a status edit failing in passing after the result is sent: the next run shows the buttons, sending nothing again", async () => {
-    const { user, place } = await privateUser();
-    const { id, statusMessageId } = await completed(user, place, image(2), { images: pictures(2) });
-    tg.failNext("editMessageText", { code: 500, description: "Internal Server Error" });
-    await expect(deliverGeneration(id, deps())).rejects.toThrow();
-    expect(await generations.get(id)).toMatchObject({ state: "delivered" });
-    expect(withActions(user.messages(), id)).toEqual([]);
-    const albums = tg.callsOf("sendMediaGroup").length;
+  test.each([1, 3])(
+    "a redelivery after a crash once the result (%i pictures) is sent and recorded sends nothing twice, and says Done",
+    async (count) => {
+      const { user, place } = await privateUser();
+      const { id, statusMessageId } = await completed(user, place, image(count), {
+        images: pictures(count),
+      });
+      // the worker dies once `delivered` is recorded, before the status says Done
+      const crashing = {
+        ...generations,
+        finishDelivery: async (...args: Parameters<Generations["finishDelivery"]>) => {
+          await generations.finishDelivery(...args);
+          throw new Error("worker killed");
+        },
+      };
+      await expect(deliverGeneration(id, deps({ generations: crashing }))).rejects.toThrow("worker killed");
+      expect(await generations.get(id)).toMatchObject({ state: "delivered" });
+      const before = sends();
+      expect(plain(user.messages().find((m) => m.message_id === statusMessageId)?.text)).not.toContain(
+        "Done",
+      );
 
+      expect(await deliverGeneration(id, deps())).toEqual({ kind: "nothing-to-do" });
+      expect(await deliverGeneration(id, deps())).toEqual({ kind: "nothing-to-do" });
+      expect(sends()).toEqual(before);
+      const messages = user.messages();
+      expect(messages.filter((m) => m.photo)).toHaveLength(count);
+      if (count > 1) albumAndActions(messages, id, statusMessageId, count);
+      else expect(theOneSet(messages, id, statusMessageId).photo).toBeDefined();
+    },
+  );
+
+  test("the Done edit failing in passing: the result keeps its buttons, nothing is thrown or sent again", async () => {
+    const { user, place } = await privateUser();
+    const { id, statusMessageId } = await completed(user, place, image(3), { images: pictures(3) });
+    tg.failNext("editMessageText", { code: 500, description: "Internal Server Error" });
+    expect(await deliverGeneration(id, deps())).toMatchObject({ kind: "delivered" });
+    const before = sends();
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "nothing-to-do" });
-    expect(tg.callsOf("sendMediaGroup").length).toBe(albums);
-    expect(user.messages().filter((m) => m.media_group_id)).toHaveLength(2);
-    const keyboards = withActions(user.messages(), id);
-    expect(keyboards.map((m) => m.message_id)).toEqual([statusMessageId]);
-    expect(plain(keyboards[0]?.text)).toContain("Done");
-    // shown once: a further run edits nothing
-    const edits = tg.callsOf("editMessageText").length;
-    expect(await deliverGeneration(id, deps())).toEqual({ kind: "nothing-to-do" });
-    expect(tg.callsOf("editMessageText").length).toBe(edits);
+    expect(sends()).toEqual(before);
+    const messages = user.messages();
+    expect(messages.filter((m) => m.media_group_id)).toHaveLength(3);
+    const keyboards = withActions(messages, id);
+    expect(keyboards.map((m) => plain(m.text))).toEqual([en("ra-actions")]);
+    expect(keyboards[0]?.message_id).toBeGreaterThan(statusMessageId);
   });
 
   test("a status message Telegram refuses for good does not undo the delivery", async () => {
@@ -287,132 +361,35 @@ describe("a delivered result's buttons: one set, on the status message", () => {
     tg.failNext("editMessageText", { code: 400, description: "Bad Request: can't parse entities" });
     expect(await deliverGeneration(id, deps())).toMatchObject({ kind: "delivered" });
     expect(await generations.get(id)).toMatchObject({ state: "delivered" });
-    expect(user.messages().filter((m) => m.photo)).toHaveLength(1);
+    const photos = user.messages().filter((m) => m.photo);
+    expect(photos).toHaveLength(1);
+    expect(withActions(user.messages(), id).map((m) => m.message_id)).toEqual([photos[0]?.message_id]);
   });
 
-  /**
-   * One reconciliation round whose deliver jobs run at once, one attempt each, as
-   * a worker would run them: the ids the round handed to the deliver queue.
-   */
-  async function reconcileRound(extra: Partial<DeliverDeps> = {}): Promise<string[]> {
-    const handed: string[] = [];
-    const handler = deliverJobHandler(deps(extra));
-    const queues: GenerationQueues = {
-      submit: async () => {},
-      sync: async () => {},
-      deliver: async (gid) => {
-        handed.push(gid);
-        await handler.handle({ v: 1, gid }, { final: false }).catch(() => undefined);
-      },
-    };
-    await reconcile(generations, queues, pino({ level: "silent" }));
-    return handed;
-  }
-
-  /** The edits of one status message, successful or not. */
-  const editsOf = (chatId: number, messageId: number) =>
-    tg
-      .callsOf("editMessageText")
-      .filter((c) => c.params.chat_id === chatId && c.params.message_id === messageId);
-
-  test("a status edit failing for every attempt of the deliver job: one reconciliation round shows the buttons once, a second does nothing", async () => {
+  test("an album's actions message Telegram refuses: the album stays delivered, sent once, not refunded", async () => {
     const { user, place } = await privateUser();
-    const { id, statusMessageId } = await completed(user, place, image(1), { images: pictures(1) });
-    const attempts = deliverJob.policy.attempts;
-    tg.failNext("editMessageText", { code: 500, description: "Internal Server Error" }, attempts);
-    const handler = deliverJobHandler(deps());
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      await expect(handler.handle({ v: 1, gid: id }, { final: attempt === attempts })).rejects.toThrow();
-    }
-    // the job is spent (and removed): the result is in the chat, its status without buttons
-    expect(await generations.get(id)).toMatchObject({ state: "delivered" });
-    expect(editsOf(user.chatId, statusMessageId)).toHaveLength(attempts);
-    expect(withActions(user.messages(), id)).toEqual([]);
-
-    expect(await reconcileRound()).toContain(id);
-    const keyboards = withActions(user.messages(), id);
-    expect(keyboards.map((m) => m.message_id)).toEqual([statusMessageId]);
-    expect(plain(keyboards[0]?.text)).toContain("Done");
-    expect(labels(keyboards[0])).toEqual(["🔁 Again", "✏️ Edit this", "⬆️ 4K"]);
-    expect(editsOf(user.chatId, statusMessageId)).toHaveLength(attempts + 1);
-    expect(user.messages().filter((m) => m.photo)).toHaveLength(1);
-
-    expect(await reconcileRound()).not.toContain(id);
-    expect(editsOf(user.chatId, statusMessageId)).toHaveLength(attempts + 1);
+    const { id } = await completed(user, place, image(3), { images: pictures(3) });
+    tg.failNext("sendMessage", { code: 500, description: "Internal Server Error" });
+    expect(await deliverGeneration(id, deps())).toMatchObject({ kind: "delivered" });
+    const albums = tg.callsOf("sendMediaGroup").length;
+    expect(await deliverGeneration(id, deps())).toEqual({ kind: "nothing-to-do" });
+    expect(tg.callsOf("sendMediaGroup").length).toBe(albums);
+    expect(user.messages().filter((m) => m.media_group_id)).toHaveLength(3);
+    expect(await generations.get(id)).toMatchObject({ state: "delivered", charged: expect.any(Number) });
+    expect((await generations.get(id))?.error).toBeNull();
   });
 
-  test.each([
-    { code: 400, description: "Bad Request: can't parse entities", blocks: false },
-    { code: 403, description: "Forbidden: bot was blocked by the user", blocks: true },
-  ])(
-    "a status Telegram refuses for good ($description) is given up: later rounds leave the row alone",
-    async (refusal) => {
-      const { user, place } = await privateUser();
-      const { id, statusMessageId } = await completed(user, place, image(1), { images: pictures(1) });
-      const blocked: number[] = [];
-      const markBlocked = async (userId: number) => void blocked.push(userId);
-      tg.failNext("editMessageText", { code: refusal.code, description: refusal.description });
-      expect(await deliverGeneration(id, deps({ markBlocked }))).toMatchObject({ kind: "delivered" });
-      expect(editsOf(user.chatId, statusMessageId)).toHaveLength(1);
-      expect(blocked).toEqual(refusal.blocks ? [user.id] : []);
-
-      expect(await reconcileRound({ markBlocked })).not.toContain(id);
-      expect(await reconcileRound({ markBlocked })).not.toContain(id);
-      expect(editsOf(user.chatId, statusMessageId)).toHaveLength(1);
-      expect(withActions(user.messages(), id)).toEqual([]);
-      expect(await generations.get(id)).toMatchObject({ state: "delivered" });
-    },
-  );
-
-  test("a result that never reached its chat is not shown as Done by a later round", async () => {
+  test("a result that never reached its chat is not said to be done, even by a later run", async () => {
     const { user, place } = await privateUser();
     const { id, statusMessageId } = await completed(user, place, image(1), { images: pictures(1) });
     tg.failNext("sendPhoto", { code: 403, description: "Forbidden: bot was blocked by the user" });
     expect(await deliverGeneration(id, deps())).toMatchObject({ kind: "unreachable" });
     expect(await generations.get(id)).toMatchObject({ state: "delivered", deliveredMessageIds: [] });
-    expect(await reconcileRound()).not.toContain(id);
-    expect(editsOf(user.chatId, statusMessageId)).toEqual([]);
+    expect(await deliverGeneration(id, deps())).toEqual({ kind: "nothing-to-do" });
+    const edits = tg
+      .callsOf("editMessageText")
+      .filter((c) => c.params.chat_id === user.chatId && c.params.message_id === statusMessageId);
+    expect(edits).toEqual([]);
     expect(withActions(user.messages(), id)).toEqual([]);
-  });
-
-  test("a round brings the buttons of a result delivered within the window in a chat only: not an older one, not an inline one", async () => {
-    const { user, place } = await privateUser();
-    // delivered, then the job was lost (Redis flushed) before the status said Done
-    const lostJob = async () => {
-      const { id } = await completed(user, place, image(1), { images: pictures(1) });
-      await generations.startDelivery(id);
-      await generations.finishDelivery(id, [], []);
-      return id;
-    };
-    const recent = await lostJob();
-    const old = await lostJob();
-    await database.db
-      .update(generationsTable)
-      .set({ updatedAt: new Date(Date.now() - buttonsWindowMs - 60_000) })
-      .where(eq(generationsTable.id, old));
-    const key = `buttons-inline-${nextKey++}`;
-    await ledger.grant({ userId: user.id, amount: 100, key: `grant-${key}` });
-    const r = await generations.create({
-      key,
-      userId: user.id,
-      language: "en",
-      chat: { chatId: null, inlineMessageId: `inline-${key}` },
-      params: image(1),
-    });
-    if (!r.ok) throw new Error(`not created: ${r.reason}`);
-    const inline = r.generation.id;
-    await generations.startSubmit(inline);
-    await generations.accept(inline, { taskId: `task-${key}` });
-    await generations.complete(inline, { images: pictures(1), videos: [], audios: [] });
-    await generations.startDelivery(inline);
-    await generations.finishDelivery(inline, [], []);
-    expect(await generations.get(inline)).toMatchObject({ state: "delivered", statusShown: null });
-
-    const handed = await reconcileRound();
-    expect(handed).toContain(recent);
-    expect(handed).not.toContain(old);
-    expect(handed).not.toContain(inline);
-    expect(withActions(user.messages(), recent)).toHaveLength(1);
-    expect(withActions(user.messages(), old)).toEqual([]);
   });
 });

@@ -155,7 +155,7 @@ describe("delivering outputs and the status message: details", () => {
     expect(lastCall("sendChatAction")).toMatchObject({ action: "upload_photo", message_thread_id: 5 });
   });
 
-  test("an edited image goes as a photo without buttons, like a generated one", async () => {
+  test("an edited image goes as a photo with both buttons, like a generated one", async () => {
     const g = generation("edit", [serve("/edit.png", solidPng(24, 24), "image/png")], {
       params: {
         operation: "edit",
@@ -171,8 +171,8 @@ describe("delivering outputs and the status message: details", () => {
     expect(tg.callsOf("sendPhoto").length).toBe(photos + 1);
     const m = user.messages().find((x) => x.message_id === sent.messageIds[0]);
     expect(m?.photo).toBeDefined();
-    // the result's buttons are on its status message only
-    expect(m?.reply_markup).toBeUndefined();
+    // again, edit, 4K
+    expect(m?.reply_markup?.inline_keyboard.flat()).toHaveLength(3);
   });
 
   test("an image output that is not an image file goes as a document", async () => {
@@ -196,7 +196,7 @@ describe("delivering outputs and the status message: details", () => {
     const delivered = (extra: Partial<Generation> = {}) =>
       generation("image", ["https://x/1.png"], { state: "delivered", ...extra });
 
-    test("is edited in place, with the result's buttons, and what was shown is kept", async () => {
+    test("is edited in place to Done, without buttons (the result carries them), and what was shown is kept", async () => {
       const api = new Api(tg.token, { apiRoot: tg.apiRoot });
       const status = await api.sendMessage(user.chatId, "working on it");
       const g = delivered({ statusMessageId: status.message_id });
@@ -205,9 +205,9 @@ describe("delivering outputs and the status message: details", () => {
       await showStatus(api, recorder, g, tFor);
       const edit = lastCall("editMessageText");
       expect(edit).toMatchObject({ message_id: status.message_id, text: t("gen-done", { cost: 8 }) });
-      expect(JSON.stringify(edit?.reply_markup)).toContain(t("btn-regenerate"));
+      expect(edit?.reply_markup).toBeUndefined();
       expect(tg.callsOf("sendMessage").length).toBe(sends);
-      expect(shown).toEqual([[g.id, `${t("gen-done", { cost: 8 })}\n[buttons]`, undefined]]);
+      expect(shown).toEqual([[g.id, t("gen-done", { cost: 8 }), undefined]]);
     });
 
     test("is not edited when it already says that, nor for a generation without a chat", async () => {
@@ -220,7 +220,7 @@ describe("delivering outputs and the status message: details", () => {
         recorder,
         delivered({
           statusMessageId: status.message_id,
-          statusShown: `${t("gen-done", { cost: 8 })}\n[buttons]`,
+          statusShown: t("gen-done", { cost: 8 }),
         }),
         tFor,
       );
