@@ -28,9 +28,12 @@ export const tickJob: JobKind<BroadcastTickJob> = {
   policy: { attempts: 20, backoffMs: 1_000, priority: 1 },
 };
 
-/** Telegram's flood control: every send of every worker waits, not only this one. */
+/**
+ * Telegram's flood control: every send of every worker waits, not only this
+ * one. Expected while a broadcast runs (it sends as fast as Telegram allows): said, not warned about.
+ */
 function floodPause(retryAfterSeconds: number, deps: Pick<SendDeps, "logger">, broadcastId: string): JobStep {
-  deps.logger.warn({ broadcastId, retryAfter: retryAfterSeconds }, "telegram flood control: pausing sends");
+  deps.logger.info({ broadcastId, retryAfter: retryAfterSeconds }, "telegram flood control: pausing sends");
   return { kind: "pause", outcome: "flood", realMs: retryAfterSeconds * 1000 };
 }
 

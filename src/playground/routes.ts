@@ -121,7 +121,11 @@ export function playgroundRoutes(deps: {
         role: m.role,
         admin: m.admin,
       })),
-      group: { id: cast.group.id, title: cast.group.chat.type === "supergroup" ? cast.group.chat.title : "" },
+      group: {
+        id: cast.group.id,
+        title: cast.group.chat.type === "supergroup" ? cast.group.chat.title : "",
+        owner: cast.owner.user.info.first_name,
+      },
       topics: cast.topics,
     }),
   );

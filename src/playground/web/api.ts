@@ -12,7 +12,7 @@ export interface Person {
 export interface PlaygroundState {
   bot: User;
   users: Person[];
-  group: { id: number; title: string };
+  group: { id: number; title: string; owner: string };
   topics: Array<{ id: number; name: string }>;
 }
 

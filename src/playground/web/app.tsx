@@ -326,7 +326,9 @@ export function App() {
         <div class="title">
           <strong>{inGroup ? state.group.title : state.bot.first_name}</strong>
           <small>
-            {inGroup ? "forum · 3 members + bot" : `@${state.bot.username}`}{" "}
+            {inGroup
+              ? `forum · ${state.users.length} members + bot · owner: ${state.group.owner}`
+              : `@${state.bot.username}`}{" "}
             {connected ? "" : "· connecting…"}
           </small>
         </div>
