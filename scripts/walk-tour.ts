@@ -7,7 +7,6 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { solidPng } from "../src/playground/telegram/images";
 import { ChatPage, openChromium } from "../test/browser/chromium";
 
 const [address, shots = "test-results/tour"] = process.argv.slice(2);
@@ -56,15 +55,7 @@ try {
     return said(/credits added/);
   });
   await step("4a-edit", async () => {
-    await chat.type("/edit");
-    await chat.waitForBot("Send 1 to 3 photos");
-    await chat.attach([{ name: "room.png", mimeType: "image/png", buffer: solidPng(640, 480) }]);
-    await chat.waitForBot("1 of 3 pictures received");
-    await chat.type("make the walls blue");
-    await chat.waitForBot("✏️ Photo edit");
-    const before = await chat.countPhotos();
-    await chat.press(/^✅ Confirm/);
-    await chat.waitForPhoto(before);
+    await chat.editPicture("make the walls blue");
     return said(/Done! ✨/, 30_000);
   });
   await step("4b-dub", async () => {

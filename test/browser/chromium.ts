@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+import { solidPng } from "../../src/playground/telegram/images";
 
 /** Debian's Chromium as root on a build machine: no sandbox, no GPU, nothing fetched in the background. */
 export async function openChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
@@ -72,6 +73,19 @@ export class ChatPage {
     await this.page.getByTestId("attachments").waitFor();
     await this.type(caption);
     await this.page.getByTestId("attachments").waitFor({ state: "detached" });
+  }
+
+  /** /edit with one attached picture and a description, confirmed: the edited picture once it is drawn */
+  async editPicture(description: string): Promise<Locator> {
+    await this.type("/edit");
+    await this.waitForBot("Send 1 to 3 photos");
+    await this.attach([{ name: "room.png", mimeType: "image/png", buffer: solidPng(640, 480) }]);
+    await this.waitForBot("1 of 3 pictures received");
+    await this.type(description);
+    await this.waitForBot("✏️ Photo edit");
+    const before = await this.countPhotos();
+    await this.press(/^✅ Confirm/);
+    return this.waitForPhoto(before);
   }
 
   /** waits for a bot photo that the browser actually loaded and drew */

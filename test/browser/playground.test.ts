@@ -4,7 +4,6 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { type Playground, startPlayground } from "../../src/playground/start";
-import { solidPng } from "../../src/playground/telegram/images";
 import { freePort } from "../support/harness";
 import { ChatPage, openChromium } from "./chromium";
 
@@ -129,15 +128,7 @@ describe("the playground page in Chromium", () => {
 
   test("edit: an attached photo and a description make an edited picture", async () => {
     const chat = await openAs("Morgan");
-    await chat.type("/edit");
-    await chat.waitForBot("Send 1 to 3 photos");
-    await chat.attach([{ name: "room.png", mimeType: "image/png", buffer: solidPng(640, 480) }]);
-    await chat.waitForBot("1 of 3 pictures received");
-    await chat.type("make the walls blue");
-    await chat.waitForBot("✏️ Photo edit");
-    const before = await chat.countPhotos();
-    await chat.press(/^✅ Confirm/);
-    const photo = await chat.waitForPhoto(before);
+    const photo = await chat.editPicture("make the walls blue");
     await expect.poll(() => photo.textContent()).toContain("walls blue");
     await shot(chat, "edit");
   });

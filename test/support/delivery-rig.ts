@@ -1,6 +1,4 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Api } from "grammy";
@@ -11,6 +9,7 @@ import { startTelegramStandIn } from "../../src/playground/telegram";
 import { createMediaStore } from "../../src/storage/media-store";
 import { signedFileUrl } from "../../src/storage/signed-tokens";
 import { languageFromCode } from "../../src/users/language";
+import { startFileServer } from "./file-server";
 import { generationRow } from "./generation-row";
 
 /**
@@ -21,27 +20,11 @@ import { generationRow } from "./generation-row";
 export async function startDeliveryRig(secret: string) {
   const tg = await startTelegramStandIn({ rules: { flood: false } });
   const root = await mkdtemp(join(tmpdir(), "msb-delivery-"));
-  const served = new Map<string, { body: Buffer; type: string }>();
-  const files = createServer((req, res) => {
-    const f = served.get(req.url ?? "");
-    if (!f) return void res.writeHead(404).end();
-    res.writeHead(200, { "content-type": f.type, "content-length": f.body.length }).end(f.body);
-  });
-  await new Promise<void>((r) => files.listen(0, "127.0.0.1", r));
-  const base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+  const files = await startFileServer();
   const user = tg.user();
   await user.send("/start");
 
-  /** serves `body` at `path`; returns its URL */
-  function serve(path: string, body: Buffer, type: string): string {
-    served.set(path, { body, type });
-    return `${base}${path}`;
-  }
-
-  /** the service's link to `path` stops working */
-  function unserve(path: string) {
-    served.delete(path);
-  }
+  const { serve, unserve } = files;
 
   /** a charged generation of the user, in `delivering`, with these outputs */
   function generation(
@@ -97,7 +80,7 @@ export async function startDeliveryRig(secret: string) {
 
   async function close() {
     await tg.close();
-    files.close();
+    await files.close();
     await rm(root, { recursive: true, force: true });
   }
 

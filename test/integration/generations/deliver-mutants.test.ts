@@ -1,6 +1,4 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
@@ -21,6 +19,7 @@ import { createUsers, type Users } from "../../../src/users/users";
 import { blockedUserIds } from "../../support/blocked-users";
 import { createTestDatabase, type TestDatabase } from "../../support/db";
 import { outputLinks } from "../../support/delivery-rig";
+import { type FileServer, startFileServer } from "../../support/file-server";
 import { testGenerations } from "../../support/test-generations";
 
 /**
@@ -36,11 +35,8 @@ describe("the deliver step: outcomes by failure", () => {
   let generations: Generations;
   let users: Users;
   let tg: TelegramStandIn;
-  let files: Server;
-  let base: string;
+  let files: FileServer;
   let root: string;
-  let failDownloads = false;
-  let missingDownloads = false;
   let nextKey = 0;
   const png = solidPng(32, 32);
 
@@ -50,23 +46,16 @@ describe("the deliver step: outcomes by failure", () => {
     users = createUsers(database.db, ledger, { welcomeCredits: 0 });
     tg = await startTelegramStandIn({ rules: { flood: false } });
     root = await mkdtemp(join(tmpdir(), "msb-deliver-mutants-"));
-    files = createServer((_req, res) => {
-      if (failDownloads) return void res.writeHead(500).end();
-      if (missingDownloads) return void res.writeHead(404).end();
-      res.writeHead(200, { "content-type": "image/png", "content-length": png.length }).end(png);
-    });
-    await new Promise<void>((r) => files.listen(0, "127.0.0.1", r));
-    base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+    files = await startFileServer({ fallback: { body: png, type: "image/png" } });
   });
   afterAll(async () => {
     await tg?.close();
-    files?.close();
+    await files?.close();
     await rm(root, { recursive: true, force: true });
     await database?.drop();
   });
   beforeEach(() => {
-    failDownloads = false;
-    missingDownloads = false;
+    files.setOutage(undefined);
   });
 
   function deps(): DeliverDeps {
@@ -105,7 +94,11 @@ describe("the deliver step: outcomes by failure", () => {
     const id = r.generation.id;
     await generations.startSubmit(id);
     await generations.accept(id, { taskId: `task-${key}` });
-    const done = await generations.complete(id, { images: [`${base}/${key}.png`], videos: [], audios: [] });
+    const done = await generations.complete(id, {
+      images: [`${files.base}/${key}.png`],
+      videos: [],
+      audios: [],
+    });
     if (!done) throw new Error("not completed");
     return { id, price: r.generation.price };
   }
@@ -155,7 +148,7 @@ describe("the deliver step: outcomes by failure", () => {
   test("a result whose file is gone for good (404) is refunded at the first attempt", async () => {
     const user = await startedUser();
     const { id } = await completed(user);
-    missingDownloads = true;
+    files.setOutage(404);
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "notified" });
     expect(await generations.get(id)).toMatchObject({ state: "failed", deliveryAttempts: 1 });
     expect(await ledger.account(user.id)).toEqual({ userId: user.id, available: 100, held: 0 });
@@ -256,7 +249,7 @@ describe("the deliver step: outcomes by failure", () => {
   test("a download that fails in passing is thrown as itself, for the retry and the log", async () => {
     const user = await startedUser();
     const { id } = await completed(user);
-    failDownloads = true;
+    files.setOutage(500);
     await expect(deliverGeneration(id, deps())).rejects.toThrow(/output download answered 500/);
   });
 

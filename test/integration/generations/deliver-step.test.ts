@@ -1,6 +1,4 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Api } from "grammy";
@@ -24,6 +22,7 @@ import { createUsers, type Users } from "../../../src/users/users";
 import { blockedUserIds } from "../../support/blocked-users";
 import { createTestDatabase, type TestDatabase } from "../../support/db";
 import { outputLinks } from "../../support/delivery-rig";
+import { type FileServer, startFileServer } from "../../support/file-server";
 import { testGenerations } from "../../support/test-generations";
 
 /**
@@ -37,10 +36,8 @@ describe("the deliver step", () => {
   let generations: Generations;
   let users: Users;
   let tg: TelegramStandIn;
-  let files: Server;
-  let base: string;
+  let files: FileServer;
   let root: string;
-  let failDownloads = false;
   let nextKey = 0;
   const png = solidPng(32, 32);
 
@@ -50,21 +47,16 @@ describe("the deliver step", () => {
     users = createUsers(database.db, ledger, { welcomeCredits: 0 });
     tg = await startTelegramStandIn({ rules: { flood: false } });
     root = await mkdtemp(join(tmpdir(), "msb-deliver-step-"));
-    files = createServer((_req, res) => {
-      if (failDownloads) return void res.writeHead(500).end();
-      res.writeHead(200, { "content-type": "image/png", "content-length": png.length }).end(png);
-    });
-    await new Promise<void>((r) => files.listen(0, "127.0.0.1", r));
-    base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+    files = await startFileServer({ fallback: { body: png, type: "image/png" } });
   });
   afterAll(async () => {
     await tg?.close();
-    files?.close();
+    await files?.close();
     await rm(root, { recursive: true, force: true });
     await database?.drop();
   });
   beforeEach(() => {
-    failDownloads = false;
+    files.setOutage(undefined);
   });
 
   function deps(): DeliverDeps {
@@ -103,7 +95,11 @@ describe("the deliver step", () => {
     const id = r.generation.id;
     await generations.startSubmit(id);
     await generations.accept(id, { taskId: `task-${key}` });
-    const done = await generations.complete(id, { images: [`${base}/${key}.png`], videos: [], audios: [] });
+    const done = await generations.complete(id, {
+      images: [`${files.base}/${key}.png`],
+      videos: [],
+      audios: [],
+    });
     if (!done) throw new Error("not completed");
     return { id, price: r.generation.price };
   }
@@ -122,12 +118,12 @@ describe("the deliver step", () => {
   test("a result that failed 12 sends is refunded and the user told; the 13th call sends nothing", async () => {
     const user = await startedUser();
     const { id } = await completed(user);
-    failDownloads = true;
+    files.setOutage(500);
     for (let attempt = 1; attempt <= 12; attempt++) {
       await expect(deliverGeneration(id, deps())).rejects.toThrow();
     }
     expect((await generations.get(id))?.deliveryAttempts).toBe(12);
-    failDownloads = false;
+    files.setOutage(undefined);
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "notified" });
     const g = await generations.get(id);
     expect(g).toMatchObject({ state: "failed", error: { reason: "undeliverable" } });

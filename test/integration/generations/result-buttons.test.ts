@@ -1,7 +1,5 @@
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Api } from "grammy";
@@ -26,6 +24,7 @@ import { createMediaStore } from "../../../src/storage/media-store";
 import { languageFromCode } from "../../../src/users/language";
 import { createTestDatabase, type TestDatabase } from "../../support/db";
 import { outputLinks } from "../../support/delivery-rig";
+import { type FileServer, startFileServer } from "../../support/file-server";
 import { plain } from "../../support/messages";
 import { testGenerations } from "../../support/test-generations";
 
@@ -45,11 +44,9 @@ describe("a delivered result's buttons: one set, under the result", () => {
   let ledger: Ledger;
   let generations: Generations;
   let tg: TelegramStandIn;
-  let files: Server;
-  let base: string;
+  let files: FileServer;
   let nextKey = 0;
   let database: TestDatabase;
-  const served = new Map<string, { body: Buffer; type: string }>();
   const video = readFileSync(new URL("../../../src/simulator/fixtures/video-9x16.mp4", import.meta.url));
   const mp3 = readFileSync(new URL("../../../src/simulator/fixtures/audio.mp3", import.meta.url));
 
@@ -58,17 +55,11 @@ describe("a delivered result's buttons: one set, under the result", () => {
     ({ ledger, generations } = testGenerations(database.db));
     tg = await startTelegramStandIn({ rules: { flood: false } });
     root = await mkdtemp(join(tmpdir(), "msb-result-buttons-"));
-    files = createServer((req, res) => {
-      const f = served.get(req.url ?? "");
-      if (!f) return void res.writeHead(404).end();
-      res.writeHead(200, { "content-type": f.type, "content-length": f.body.length }).end(f.body);
-    });
-    await new Promise<void>((r) => files.listen(0, "127.0.0.1", r));
-    base = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+    files = await startFileServer();
   });
   afterAll(async () => {
     await tg?.close();
-    files?.close();
+    await files?.close();
     await rm(root, { recursive: true, force: true });
     await database?.drop();
   });
@@ -89,9 +80,7 @@ describe("a delivered result's buttons: one set, under the result", () => {
   }
 
   function serve(body: Buffer, type: string): string {
-    const path = `/out-${nextKey}-${served.size}`;
-    served.set(path, { body, type });
-    return `${base}${path}`;
+    return files.serve(`/out-${nextKey}-${files.size()}`, body, type);
   }
 
   const pictures = (count: number) =>
