@@ -9,6 +9,19 @@ import { eventually, type Harness, startedUser, startHarness } from "../support/
 /** The first user a fresh stand-in makes has this id: the bot admin of these tests. */
 const adminId = 5_000_000_001;
 
+/** A bot whose admin (English client) started it before this run: the start-up sets the admin's own menus. */
+async function startWithAdmin(logs: string[]): Promise<{ h: Harness; admin: TestUser }> {
+  const h = await startHarness({
+    noRuntime: true,
+    env: { ADMIN_IDS: String(adminId), LOG_LEVEL: "warn" },
+    logs,
+  });
+  const admin = h.tg.user({ language: "en", started: true });
+  expect(admin.id).toBe(adminId);
+  await h.startRuntime();
+  return { h, admin };
+}
+
 /**
  * The ☰ menu follows the language chosen with /language, whatever the
  * client's language; a bot admin keeps the admin commands; in a group, its
@@ -20,11 +33,7 @@ describe("the command menu in the chosen language", () => {
   const logs: string[] = [];
 
   beforeAll(async () => {
-    h = await startHarness({ noRuntime: true, env: { ADMIN_IDS: String(adminId), LOG_LEVEL: "warn" }, logs });
-    // started before this run: the start-up sets the admin's own menus
-    admin = h.tg.user({ language: "en", started: true });
-    expect(admin.id).toBe(adminId);
-    await h.startRuntime();
+    ({ h, admin } = await startWithAdmin(logs));
     await admin.send("/start");
     await admin.waitFor((m) => Boolean(m.text));
   }, 60_000);
@@ -146,10 +155,7 @@ describe("the chosen menu across a restart", () => {
   const logs: string[] = [];
 
   beforeAll(async () => {
-    h = await startHarness({ noRuntime: true, env: { ADMIN_IDS: String(adminId), LOG_LEVEL: "warn" }, logs });
-    admin = h.tg.user({ language: "en", started: true });
-    expect(admin.id).toBe(adminId);
-    await h.startRuntime();
+    ({ h, admin } = await startWithAdmin(logs));
   }, 60_000);
   afterAll(async () => h?.stop());
 
