@@ -18,6 +18,15 @@ await page.goto(address);
 const chat = new ChatPage(page);
 const said = async (text: string | RegExp, timeout?: number) =>
   ((await (await chat.waitForBot(text, timeout)).textContent()) ?? "").replace(/\s+/g, " ").slice(0, 160);
+/** the newest result in the chat: its caption and its buttons */
+const lastResult = async () =>
+  (
+    (await chat
+      .botMessages()
+      .filter({ has: page.locator('[data-testid="photo"], [data-testid="video"], [data-testid="audio"]') })
+      .last()
+      .textContent()) ?? ""
+  ).replace(/\s+/g, " ");
 const step = async (name: string, run: () => Promise<string>) => {
   const started = Date.now();
   const shown = await run();
@@ -44,7 +53,8 @@ try {
     const before = await chat.countPhotos();
     await chat.press(/^✅ Confirm/);
     await chat.waitForPhoto(before);
-    return said(/Done! ✨/, 30_000);
+    await said(/Done! ✨/, 30_000);
+    return lastResult();
   });
   await step("3-buy", async () => {
     await chat.type("/buy");
@@ -56,7 +66,8 @@ try {
   });
   await step("4a-edit", async () => {
     await chat.editPicture("make the walls blue");
-    return said(/Done! ✨/, 30_000);
+    await said(/Done! ✨/, 30_000);
+    return lastResult();
   });
   await step("4b-dub", async () => {
     await chat.type("/dub");
@@ -65,7 +76,8 @@ try {
     await chat.waitForBot("🎙 Dubbing");
     await chat.press(/^✅ Confirm/);
     await page.locator('[data-from="bot"] [data-testid="audio"]').last().waitFor({ timeout: 60_000 });
-    return said(/Done! ✨/, 30_000);
+    await said(/Done! ✨/, 30_000);
+    return lastResult();
   });
   await step("4c-video", async () => {
     await chat.type("/video");
@@ -74,7 +86,8 @@ try {
     await chat.waitForBot("🎬 New video");
     await chat.press(/^✅ Confirm/);
     await page.locator('[data-from="bot"] [data-testid="video"]').last().waitFor({ timeout: 90_000 });
-    return said(/Done! ✨/, 30_000);
+    await said(/Done! ✨/, 30_000);
+    return lastResult();
   });
   await step("5-inline", async () => {
     await page.getByRole("button", { name: "👥 General" }).click();
