@@ -1,6 +1,8 @@
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ServerType, serve } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import type { Hono } from "hono";
+import { keepConnectionUsable } from "../http/early-answers";
 import { healthRoutes } from "../http/health";
 import { rootApp } from "../http/root";
 import type { Readiness } from "./readiness";
@@ -26,9 +28,19 @@ export async function startHealthServer(s: Services, readiness: Readiness, stops
   return { port, url: `http://127.0.0.1:${port}` };
 }
 
-export function listen(app: Hono, http: { port: number; host: string }): Promise<ServerType> {
-  return new Promise<ServerType>((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port: http.port, hostname: http.host }, () => resolve(server));
+/**
+ * `app` on an HTTP server, as @hono/node-server's `serve` would start it, except
+ * for the request body a route left unread: see keepConnectionUsable (its own
+ * clean-up, autoCleanupIncoming, is what broke the connections).
+ */
+export function listen(app: Hono, http: { port: number; host: string }): Promise<Server> {
+  const handle = getRequestListener(app.fetch, { hostname: http.host, autoCleanupIncoming: false });
+  const server = createServer((req, res) => {
+    keepConnectionUsable(req, res);
+    void handle(req, res);
+  });
+  return new Promise<Server>((resolve, reject) => {
     server.once("error", reject);
+    server.listen(http.port, http.host, () => resolve(server));
   });
 }
