@@ -7,6 +7,7 @@ import { DownloadError } from "../../storage/media-store";
 import {
   classifyTelegramError,
   isTelegramFailure,
+  logNotShown,
   type TelegramFailureKind,
 } from "../../telegram/telegram-error";
 import type { Generations } from "../service";
@@ -147,12 +148,12 @@ async function showOrWarn(g: Generation, deps: DeliverDeps, what: string): Promi
 }
 
 /**
- * Done, on the status of a result now in its chat with its buttons. Any failure
- * is only warned about: the job does not run again for it, so nothing is resent.
+ * Done, on the status of a result now in its chat. A failure is only logged:
+ * the job does not run again for it, so nothing is resent.
  */
 async function showDone(g: Generation, deps: DeliverDeps): Promise<void> {
   await showOrWarn(g, deps, "status message not updated").catch((err: unknown) =>
-    deps.logger.warn({ err, generationId: g.id }, "status message not updated"),
+    logNotShown(deps.logger, err, { generationId: g.id }, "status message not updated"),
   );
 }
 
