@@ -40,7 +40,9 @@ export function createLogger(
         },
       },
     },
-    destination,
+    // synchronous: pino flushes an asynchronous stdout at exit in a loop that never
+    // ends once the reader of the pipe is gone (EPIPE), so process.exit would hang
+    destination ?? pino.destination({ dest: 1, sync: true }),
   );
 }
 
