@@ -167,6 +167,18 @@ export async function setChosenLanguageMenu(
   await applyChatMenu(api, userId, chosenLanguageMenu(scopes, userId, language, admin));
 }
 
+/** `setChosenLanguageMenu`, its failure only logged: the language is the user's whatever the menu. */
+export async function setChosenLanguageMenuOrWarn(
+  ctx: BotContext,
+  userId: number,
+  language: Language,
+  source: MenuSource,
+): Promise<void> {
+  await setChosenLanguageMenu(ctx.api, userId, language, source).catch((err: unknown) =>
+    ctx.logger.warn({ userId, reason: messageOf(err) }, "could not set the user's command menu"),
+  );
+}
+
 /**
  * Admins whose chat menu Telegram refused at start-up (they had not started
  * the bot yet), per bot: set at their first update (`retryAdminMenus`).
@@ -253,13 +265,7 @@ export function refreshChosenMenus(source: MenuSource): MiddlewareFn<BotContext>
     ) {
       if (refreshed.size >= maxMenusRefreshed) refreshed.clear();
       refreshed.add(from.id);
-      await setChosenLanguageMenu(ctx.api, from.id, languageFromCode(user.language), source).catch(
-        (err: unknown) =>
-          ctx.logger.warn(
-            { userId: from.id, reason: messageOf(err) },
-            "could not set the user's command menu",
-          ),
-      );
+      await setChosenLanguageMenuOrWarn(ctx, from.id, languageFromCode(user.language), source);
     }
     return next();
   };

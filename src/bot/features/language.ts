@@ -1,9 +1,8 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { messageOf } from "../../lib/message-of";
 import { languageData } from "../../telegram/callback-data";
 import { isTelegramFailure } from "../../telegram/telegram-error";
 import { type Language, languageSchema } from "../../users/language";
-import { type MenuSource, setChosenLanguageMenu } from "../commands";
+import { type MenuSource, setChosenLanguageMenuOrWarn } from "../commands";
 import type { BotContext, BotDeps } from "../context";
 
 /** Each language is offered under its own name, whatever the current language. */
@@ -41,12 +40,7 @@ export function languageFeature(deps: Pick<BotDeps, "users">, menus: MenuSource)
       if (!isTelegramFailure(err, "not-modified")) throw err;
     });
     // the choice is made whatever happens to the menu
-    await setChosenLanguageMenu(ctx.api, ctx.from.id, choice, menus).catch((err: unknown) =>
-      ctx.logger.warn(
-        { userId: ctx.from.id, reason: messageOf(err) },
-        "could not set the user's command menu",
-      ),
-    );
+    await setChosenLanguageMenuOrWarn(ctx, ctx.from.id, choice, menus);
   });
   return languageFeature;
 }
