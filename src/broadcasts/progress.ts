@@ -17,7 +17,7 @@ export function clockText(seconds: number): string {
  * went out).
  */
 export function etaSeconds(counts: RecipientCounts, elapsedMs: number, limitPerSecond: number): number {
-  const done = counts.sent + counts.failed + counts.blocked;
+  const done = counts.sent + counts.failed + counts.blocked + counts.unconfirmed;
   const remaining = counts.pending + counts.sending;
   const rate = done > 0 && elapsedMs > 0 ? done / (elapsedMs / 1000) : limitPerSecond;
   return remaining / Math.max(rate, 0.001);
@@ -28,7 +28,10 @@ export interface ProgressView {
   keyboard?: InlineKeyboard;
 }
 
-/** What the admin's progress message says: running (with ETA and a stop button), finished, or stopped. */
+/**
+ * What the admin's progress message says: running (with ETA and a stop button),
+ * finished, or stopped; with the unconfirmed copies on a line of their own when there are any.
+ */
 export function progressView(
   b: Broadcast,
   counts: RecipientCounts,
@@ -42,11 +45,15 @@ export function progressView(
     remaining: counts.pending + (b.state === "sending" ? counts.sending : 0),
     total: counts.total,
   };
-  if (b.state === "done") return { text: t(b.language, "bc-done", vars) };
-  if (b.state === "cancelled") return { text: t(b.language, "bc-cancelled", vars) };
+  const withUnconfirmed = (text: string) =>
+    counts.unconfirmed === 0
+      ? text
+      : `${text}\n${t(b.language, "bc-unconfirmed", { unconfirmed: counts.unconfirmed })}`;
+  if (b.state === "done") return { text: withUnconfirmed(t(b.language, "bc-done", vars)) };
+  if (b.state === "cancelled") return { text: withUnconfirmed(t(b.language, "bc-cancelled", vars)) };
   const eta = clockText(etaSeconds(counts, pace.elapsedMs, pace.limitPerSecond));
   return {
-    text: t(b.language, "bc-progress", { ...vars, eta }),
+    text: withUnconfirmed(t(b.language, "bc-progress", { ...vars, eta })),
     keyboard: new InlineKeyboard().text(t(b.language, "bc-btn-stop"), stopBroadcastData.make(b.id)),
   };
 }

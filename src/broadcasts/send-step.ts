@@ -17,6 +17,8 @@ export type CopyOutcome =
   | { kind: "sent" }
   | { kind: "blocked" }
   | { kind: "failed"; reason: string }
+  /** no clear answer (a timeout, a lost connection, a 5xx): the copy may have been made; not tried again */
+  | { kind: "unconfirmed"; reason: string }
   /** Telegram's flood control: nothing may be sent for this long; the copy was not made */
   | { kind: "flood"; retryAfterSeconds: number };
 
@@ -60,8 +62,13 @@ async function settleFailure(
     await deps.markBlocked(userId);
     return { kind: "blocked" };
   }
-  // Telegram's other refusals, and no answer at all (the copy may have been made: not tried again)
-  if (!failure) deps.logger.warn({ err, broadcastId: bid, userId }, "broadcast copy failed");
+  if (!failure || failure.kind === "transient") {
+    // a lost connection, a timeout or a 5xx: Telegram may have made the copy
+    deps.logger.warn({ err, broadcastId: bid, userId }, "broadcast copy got no clear answer");
+    await deps.store.record(bid, userId, { state: "unconfirmed", error: reason });
+    return { kind: "unconfirmed", reason };
+  }
+  // Telegram's other refusals
   await deps.store.record(bid, userId, { state: "failed", error: reason });
   return { kind: "failed", reason };
 }

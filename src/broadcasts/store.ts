@@ -38,13 +38,15 @@ export type RecipientCounts = Record<RecipientState, number> & { total: number }
 export type RecipientOutcome =
   | { state: "sent"; messageId: number }
   | { state: "blocked"; error: string }
-  | { state: "failed"; error: string };
+  | { state: "failed"; error: string }
+  /** no answer from Telegram: the copy may or may not have been made */
+  | { state: "unconfirmed"; error: string };
 
 /**
  * Broadcasts and their recipients in Postgres: who gets a broadcast is decided
  * once, in SQL, when it is created (memory stays flat whatever the audience),
- * and each recipient row moves pending → sending → sent | blocked | failed by
- * conditional UPDATEs, so a copy is attempted at most once.
+ * and each recipient row moves pending → sending → sent | blocked | failed |
+ * unconfirmed by conditional UPDATEs, so a copy is attempted at most once.
  */
 export function createBroadcastStore(db: Database) {
   async function create(input: NewBroadcast): Promise<{ broadcast: Broadcast; created: boolean }> {
@@ -97,7 +99,15 @@ export function createBroadcastStore(db: Database) {
       .from(broadcastRecipients)
       .where(eq(broadcastRecipients.broadcastId, id))
       .groupBy(broadcastRecipients.state);
-    const out: RecipientCounts = { pending: 0, sending: 0, sent: 0, blocked: 0, failed: 0, total: 0 };
+    const out: RecipientCounts = {
+      pending: 0,
+      sending: 0,
+      sent: 0,
+      blocked: 0,
+      failed: 0,
+      unconfirmed: 0,
+      total: 0,
+    };
     for (const r of rows) {
       out[r.state] = r.n;
       out.total += r.n;
@@ -163,12 +173,16 @@ export function createBroadcastStore(db: Database) {
 
   /**
    * Claims older than `olderThanMs` whose copy never reported back (its process
-   * died during the call): Telegram most likely has it. Counted as sent, never copied again.
+   * died during the call, before or after Telegram made it): unconfirmed, never copied again.
    */
   async function settleStaleClaims(id: string, olderThanMs: number): Promise<number> {
     const rows = await db
       .update(broadcastRecipients)
-      .set({ state: "sent", error: "unconfirmed: the copy's worker stopped during the call" })
+      .set({
+        state: "unconfirmed",
+        error: "the copy's worker stopped during the call",
+        updatedAt: sql`now()`,
+      })
       .where(
         and(
           eq(broadcastRecipients.broadcastId, id),

@@ -32,7 +32,7 @@ export interface TickDeps {
   sendsPerSecond: number;
   /** real ms between ticks: the progress message is edited at most this often */
   tickMs: number;
-  /** real ms after which a claimed copy that never reported back counts as sent */
+  /** real ms after which a claimed copy that never reported back is settled as unconfirmed */
   claimStaleMs: number;
   now(): number;
 }

@@ -321,7 +321,11 @@ export const broadcasts = pgTable(
   (t) => [uniqueIndex("broadcasts_request_key").on(t.requestKey)],
 );
 
-export const recipientStates = ["pending", "sending", "sent", "blocked", "failed"] as const;
+/**
+ * `unconfirmed`: nobody knows whether the copy was made (its worker stopped before
+ * Telegram's answer was recorded, or the answer was a timeout or a 5xx); never tried again.
+ */
+export const recipientStates = ["pending", "sending", "sent", "blocked", "failed", "unconfirmed"] as const;
 export type RecipientState = (typeof recipientStates)[number];
 
 export const broadcastRecipients = pgTable(
@@ -331,7 +335,7 @@ export const broadcastRecipients = pgTable(
       .notNull()
       .references(() => broadcasts.id),
     userId: tgId("user_id").notNull(),
-    /** `sending` is claimed just before the copy: after a crash it is counted as sent, never copied again */
+    /** `sending` is claimed just before the copy: after a crash it becomes `unconfirmed`, never copied again */
     state: text("state").$type<RecipientState>().notNull().default("pending"),
     messageId: integer("message_id"),
     error: text("error"),
@@ -340,6 +344,10 @@ export const broadcastRecipients = pgTable(
   (t) => [
     uniqueIndex("broadcast_recipients_pk").on(t.broadcastId, t.userId),
     index("broadcast_recipients_pending").on(t.broadcastId, t.userId).where(sql`${t.state} = 'pending'`),
+    check(
+      "broadcast_recipients_state_valid",
+      sql`${t.state} in (${sql.raw(recipientStates.map((s) => `'${s}'`).join(","))})`,
+    ),
   ],
 );
 

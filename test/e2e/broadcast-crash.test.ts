@@ -3,21 +3,39 @@ import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, test } from "vitest";
 import { translate } from "../../src/bot/i18n";
 import { broadcastRecipients, broadcasts, users } from "../../src/db/schema";
-import type { TestUser } from "../../src/playground/telegram";
+import type { BotMessage, TestUser } from "../../src/playground/telegram";
+import { defaultPolicy } from "../../src/runtime/settings";
 import { blockedUserIds } from "../support/blocked-users";
 import { eventually, type Harness, startHarness } from "../support/harness";
+
+/** The admin's final totals, read back from the progress message's text (English). */
+function finalTotals(message: BotMessage) {
+  const text = message.text ?? "";
+  const line = /✅ Sent: (\d+) · ⚠️ Failed: (\d+) · 🚫 Blocked: (\d+) · of (\d+)/.exec(text);
+  expect(line, text).not.toBeNull();
+  const [sent, failed, blocked, total] = line!.slice(1).map(Number) as [number, number, number, number];
+  const unconfirmed = Number(/❔ Unconfirmed: (\d+)/.exec(text)?.[1] ?? 0);
+  // the numbers are all there is: the message is exactly what the locale says for them
+  const expected = translate("en", "bc-done", { sent, failed, blocked, total });
+  expect(text).toBe(
+    unconfirmed === 0 ? expected : `${expected}\n${translate("en", "bc-unconfirmed", { unconfirmed })}`,
+  );
+  return { sent, failed, blocked, unconfirmed, total };
+}
 
 /** The first user a fresh stand-in makes has this id: the admin here. */
 const adminId = 5_000_000_001;
 const people = 300;
+const { sendConcurrency } = defaultPolicy;
 const text = "Our spring sale starts today";
 
 /**
  * A broadcast to a few hundred users, 5% of whom blocked the bot without it
  * knowing, against a stand-in whose global limit (40/s) is below the bot's own
- * (60/s), so 429s come. The bot's process (all roles) is SIGKILLed at the
- * moment Telegram has made a copy the bot has not yet recorded, then started
- * again.
+ * (60/s), so 429s come. The bot's process (all roles, the default send
+ * concurrency) is SIGKILLed at the moment Telegram has made a copy the bot has
+ * not yet recorded, then started again. The copies it had claimed are lost or
+ * made unrecorded: neither is sent again, and the totals say how many are unconfirmed.
  */
 describe("a broadcast survives a SIGKILL of the bot midway", () => {
   let h: Harness | undefined;
@@ -28,7 +46,7 @@ describe("a broadcast survives a SIGKILL of the bot midway", () => {
     await h?.stop();
   });
 
-  test("every reachable user gets it exactly once, blocked users are marked, the totals are right", {
+  test("nobody gets it twice, blocked users are marked, the totals count the unconfirmed copies", {
     timeout: 120_000,
   }, async () => {
     h = await startHarness({
@@ -39,10 +57,7 @@ describe("a broadcast survives a SIGKILL of the bot midway", () => {
         flood: { perChat: { perSecond: 1, burst: 3 }, perGroupPerMinute: 20, globalPerSecond: 40 },
       },
       timing: { broadcastTickMs: 1_200, broadcastClaimStaleMs: 3_000, jobLockMs: 3_000 },
-      // One copy at a time, so the kill finds no other copy claimed and not yet sent. That
-      // instant (claim committed, request not written) is the one where a copy is lost rather
-      // than doubled: at most once is the promise, and this test is about "never twice".
-      policy: { sendConcurrency: 1 },
+      policy: { sendConcurrency },
     });
     const harness = h;
     const admin = harness.tg.user();
@@ -104,26 +119,12 @@ describe("a broadcast survives a SIGKILL of the bot midway", () => {
     expect(atKill).toBeLessThan(reachable.length);
 
     bot = await harness.spawnRuntime({ ROLE: "all" });
-    const total = people + 1;
-    const finalText = translate("en", "bc-done", {
-      sent: reachable.length + 1,
-      failed: 0,
-      blocked: blocked.length,
-      total,
-    });
-    const progress = await admin.waitFor((m) => m.message_id === confirm.message_id && m.text === finalText, {
-      timeoutMs: 60_000,
-    });
+    const progress = await admin.waitFor(
+      (m) => m.message_id === confirm.message_id && m.text?.startsWith("📣 Broadcast finished"),
+      { timeoutMs: 60_000 },
+    );
     expect(progress.reply_markup?.inline_keyboard.flat() ?? []).toEqual([]);
-
-    for (const u of reachable)
-      expect(
-        u.messages().filter((m) => m.text === text),
-        `user ${u.id}`,
-      ).toHaveLength(1);
-    for (const u of blocked) expect(u.messages()).toHaveLength(0);
-    // the preview, then the admin's own copy
-    expect(admin.messages().filter((m) => m.text === text)).toHaveLength(2);
+    const shown = finalTotals(progress);
 
     const floods = harness.tg
       .callsOf("copyMessage")
@@ -135,24 +136,55 @@ describe("a broadcast survives a SIGKILL of the bot midway", () => {
       .select()
       .from(broadcasts)
       .where(eq(broadcasts.progressMessageId, confirm.message_id));
+    const total = people + 1;
     expect(row).toMatchObject({ state: "done", total });
-    const states = await db
-      .select({ userId: broadcastRecipients.userId, state: broadcastRecipients.state })
-      .from(broadcastRecipients)
-      .where(eq(broadcastRecipients.broadcastId, row!.id));
+    const rows = new Map(
+      (
+        await db
+          .select({
+            userId: broadcastRecipients.userId,
+            state: broadcastRecipients.state,
+            messageId: broadcastRecipients.messageId,
+          })
+          .from(broadcastRecipients)
+          .where(eq(broadcastRecipients.broadcastId, row!.id))
+      ).map((r) => [r.userId, r]),
+    );
+    expect(rows.size).toBe(total);
+
+    // what Telegram holds: nobody has it twice, the blocked nobody (the admin's preview came before the audience)
+    const copiesOf = (u: TestUser) =>
+      u.messages().filter((m) => m.text === text && (u !== admin || m.message_id > pick.message_id));
+    const recipients = [admin, ...reachable];
+    for (const u of recipients) expect(copiesOf(u).length, `user ${u.id}`).toBeLessThanOrEqual(1);
+    for (const u of blocked) expect(u.messages()).toHaveLength(0);
+    const noCopy = recipients.filter((u) => copiesOf(u).length === 0);
+    const copiedUnrecorded = recipients.filter((u) => copiesOf(u).length === 1 && !rows.get(u.id)?.messageId);
+    // each recorded copy is the one the user has
+    const recorded = recipients.filter((u) => rows.get(u.id)?.state === "sent");
+    for (const u of recorded)
+      expect(rows.get(u.id)?.messageId, `user ${u.id}`).toBe(copiesOf(u)[0]?.message_id);
+
+    // the totals are honest: what is not known to have arrived is not counted as sent
+    expect(shown.unconfirmed).toBe(noCopy.length + copiedUnrecorded.length);
+    expect(shown.sent).toBe(recorded.length);
+    expect(shown).toMatchObject({ failed: 0, blocked: blocked.length, total });
+    expect(shown.sent + shown.blocked + shown.failed + shown.unconfirmed).toBe(total);
+    // the copy Telegram made as the bot died is among them; one dead process leaves at most its concurrency
+    expect(copiedUnrecorded.length).toBeGreaterThanOrEqual(1);
+    expect(shown.unconfirmed).toBeLessThanOrEqual(sendConcurrency);
     expect(
-      states
+      [...rows.values()]
+        .filter((r) => r.state === "unconfirmed")
+        .map((r) => r.userId)
+        .sort(),
+    ).toEqual([...noCopy, ...copiedUnrecorded].map((u) => u.id).sort());
+    expect(
+      [...rows.values()]
         .filter((r) => r.state === "blocked")
         .map((r) => r.userId)
         .sort(),
     ).toEqual(blocked.map((u) => u.id).sort());
-    expect(states.filter((r) => r.state === "sent")).toHaveLength(reachable.length + 1);
-    // the copy Telegram made as the bot died was never recorded by it, and was not made again
-    const unconfirmed = await db
-      .select({ userId: broadcastRecipients.userId })
-      .from(broadcastRecipients)
-      .where(eq(broadcastRecipients.error, "unconfirmed: the copy's worker stopped during the call"));
-    expect(unconfirmed.length).toBeGreaterThanOrEqual(1);
     // the users marked as having blocked the bot are exactly those who did
     expect(await blockedUserIds(db)).toEqual(blocked.map((u) => u.id).sort((a, b) => a - b));
     await eventually(async () => (bot?.exitCode === null ? true : undefined));

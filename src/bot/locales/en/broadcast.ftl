@@ -20,6 +20,7 @@ bc-done = 📣 Broadcast finished
     ✅ Sent: { $sent } · ⚠️ Failed: { $failed } · 🚫 Blocked: { $blocked } · of { $total }
 bc-cancelled = 📣 Broadcast stopped
     ✅ Sent: { $sent } · ⚠️ Failed: { $failed } · 🚫 Blocked: { $blocked } · not sent: { $remaining } of { $total }
+bc-unconfirmed = ❔ Unconfirmed: { $unconfirmed } (no answer from Telegram, or the sender stopped mid-send: they may or may not have arrived)
 bc-btn-stop = ⏹ Stop the broadcast
 bc-stopping = Stopping { $count } broadcast(s)…
 bc-stop-none = No broadcast is running.

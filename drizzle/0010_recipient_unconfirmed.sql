@@ -1,0 +1,3 @@
+-- copies the old settling counted as sent with this error: nobody knows whether they were made
+UPDATE "broadcast_recipients" SET "state" = 'unconfirmed' WHERE "state" = 'sent' AND "message_id" IS NULL AND "error" LIKE 'unconfirmed:%';--> statement-breakpoint
+ALTER TABLE "broadcast_recipients" ADD CONSTRAINT "broadcast_recipients_state_valid" CHECK ("broadcast_recipients"."state" in ('pending','sending','sent','blocked','failed','unconfirmed'));
