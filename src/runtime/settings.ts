@@ -24,7 +24,7 @@ export interface RuntimeTiming {
   webhookAnswerMs: number;
   /** real ms between a broadcast's ticks: how often its progress message may change */
   broadcastTickMs: number;
-  /** real ms after which a broadcast copy claimed but never reported (its worker died) counts as sent */
+  /** real ms after which a broadcast copy claimed but never reported (its worker died) counts as unconfirmed */
   broadcastClaimStaleMs: number;
   /** how often the worker compares the bot's Stars transactions with the payments table */
   paymentsReconcileEveryMs: number;
@@ -36,11 +36,16 @@ export interface RuntimeTiming {
 
 export const defaultTiming: RuntimeTiming = {
   reconcileEveryMs: 60_000,
-  adoptionGraceMs: 120_000,
+  // past it the create is sent again with the same Idempotency-Key; a service that honours the
+  // key answers with the task it holds, so only one that forgets keys can make a second task
+  // (recorded as an orphan). Longer only delays the restart of an interrupted submission.
+  adoptionGraceMs: 30_000,
   operatorPauseMs: 300_000,
   maxPollIntervalMs: 60_000,
   pollingTimeoutSeconds: 30,
-  jobLockMs: 30_000,
+  // a killed worker's jobs run again within this plus half of it (the stalled-job check);
+  // renewed every half of it while a job runs, so only a process stalled this long loses one
+  jobLockMs: 10_000,
   // updates, then jobs, each up to this: inside main's 38 s and compose's 40 s grace
   drainMs: 15_000,
   updateLeaseMs: defaultJournalOptions.leaseMs,
