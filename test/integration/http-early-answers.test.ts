@@ -13,6 +13,7 @@ import { playgroundRoutes } from "../../src/playground/routes";
 import { startTelegramStandIn, type TelegramStandIn } from "../../src/playground/telegram";
 import { listen } from "../../src/runtime/health-server";
 import { type Harness, startHarness } from "../support/harness";
+import { big, errorsOf, fire, mix, type Shot, small } from "../support/keep-alive-shots";
 
 /**
  * A route that answers before it read the request body (a 413 from a body
@@ -21,72 +22,6 @@ import { type Harness, startHarness } from "../support/harness";
  * sockets sends its next request on a socket being torn down, and that
  * request, an innocent one, fails with ECONNRESET.
  */
-
-interface Shot {
-  method: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: Buffer;
-  /** sent chunked, without a content-length */
-  chunked?: boolean;
-}
-
-interface Outcome {
-  statuses: Record<number, number>;
-  errors: string[];
-}
-
-const big = Buffer.alloc(3 * 1024 * 1024, 0x61);
-const small = (text: string) => Buffer.from(text);
-
-/** Sends `shots` `concurrency` at a time through one keep-alive agent, as Node's default agent pools. */
-async function fire(base: string, shots: Shot[], concurrency = 12): Promise<Outcome> {
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-  const outcome: Outcome = { statuses: {}, errors: [] };
-  const one = (shot: Shot) =>
-    new Promise<void>((resolve) => {
-      let settled = false;
-      const done = (error?: string) => {
-        if (settled) return;
-        settled = true;
-        if (error) outcome.errors.push(`${shot.method} ${shot.path.slice(0, 30)}: ${error}`);
-        resolve();
-      };
-      const headers: Record<string, string> = { ...shot.headers };
-      if (shot.body && !shot.chunked) headers["content-length"] = String(shot.body.length);
-      const req = request(`${base}${shot.path}`, { method: shot.method, headers, agent }, (res) => {
-        res.resume();
-        res.once("end", () => {
-          outcome.statuses[res.statusCode ?? 0] = (outcome.statuses[res.statusCode ?? 0] ?? 0) + 1;
-          done();
-        });
-        res.once("error", (err: NodeJS.ErrnoException) => done(err.code ?? err.message));
-      });
-      req.on("error", (err: NodeJS.ErrnoException) => done(err.code ?? err.message));
-      req.setTimeout(20_000, () => req.destroy(new Error("timeout")));
-      if (shot.body && shot.chunked) {
-        for (let at = 0; at < shot.body.length; at += 256 * 1024)
-          req.write(shot.body.subarray(at, at + 256 * 1024));
-        req.end();
-      } else req.end(shot.body);
-    });
-  let next = 0;
-  const lane = async () => {
-    while (next < shots.length) await one(shots[next++]!);
-  };
-  await Promise.all(Array.from({ length: concurrency }, lane));
-  agent.destroy();
-  return outcome;
-}
-
-/** `count` shots: every fourth from `large`, the rest cycling through `others`. */
-function mix(count: number, large: Shot[], others: Shot[]): Shot[] {
-  return Array.from({ length: count }, (_, i) =>
-    i % 4 === 0 ? large[(i / 4) % large.length]! : others[i % others.length]!,
-  );
-}
-
-const errorsOf = (o: Outcome) => ({ errors: o.errors.length, first: o.errors.slice(0, 5) });
 
 describe("early answers on a keep-alive connection", () => {
   let h: Harness;
