@@ -1,5 +1,6 @@
 import { createConversation } from "@grammyjs/conversations";
 import { Composer, type Context } from "grammy";
+import { adminsOnly } from "../admin";
 import type { BotContext } from "../bot/context";
 import { markBlockedInConversation } from "../bot/conversations/plugin";
 import type { Ledger } from "../credits/ledger";
@@ -58,7 +59,8 @@ export function broadcastFeature(deps: BroadcastFeatureDeps): Composer<BotContex
     })(ctx, next),
   );
 
-  const admins = feature.filter((ctx) => ctx.from !== undefined && deps.adminIds.includes(ctx.from.id));
+  const { outer, admins } = adminsOnly(deps.adminIds);
+  feature.use(outer);
   const privately = admins.chatType("private");
   privately.command("broadcast", async (ctx) => {
     await ctx.conversation.exitAll();

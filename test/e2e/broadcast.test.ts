@@ -196,6 +196,35 @@ describe("/broadcast end to end (in process)", () => {
     await admin.waitFor((m) => m.text === translate("en", "bc-stop-none"), { after: sent });
   });
 
+  test("a copy refused with a 403 (the user blocked the bot, unnoticed) marks that user blocked", {
+    timeout: 60_000,
+  }, async () => {
+    const gone = await startedUser(h);
+    await gone.block({ unnoticed: true });
+    const blockedAtOf = async () =>
+      (await h.db.db.select({ at: users.blockedAt }).from(users).where(eq(users.id, gone.id)))[0]?.at;
+    expect(await blockedAtOf()).toBeNull();
+    try {
+      const text = "Sent to someone who left";
+      const confirm = await broadcastFrom(admin, () => admin.send(text));
+      await admin.waitFor(
+        (m) => m.message_id === confirm.message_id && m.text?.startsWith("📣 Broadcast finished"),
+        { timeoutMs: 30_000 },
+      );
+      const row = await broadcastOf(confirm.message_id);
+      const [recipient] = await h.db.db
+        .select()
+        .from(broadcastRecipients)
+        .where(and(eq(broadcastRecipients.broadcastId, row.id), eq(broadcastRecipients.userId, gone.id)));
+      expect(recipient?.state).toBe("blocked");
+      expect(await blockedAtOf()).not.toBeNull();
+    } finally {
+      // the other tests count every user the bot knows as reachable: back in the chat, unmarked
+      await gone.unblock();
+      await eventually(async () => ((await blockedAtOf()) === null ? true : undefined));
+    }
+  });
+
   test("a user who is not an admin gets the unknown-command answer and starts nothing", async () => {
     const user = await startedUser(h);
     const before = await h.db.db.$count(broadcasts);

@@ -1,8 +1,14 @@
+import { Bot } from "grammy";
+import type { Update } from "grammy/types";
 import { describe, expect, test } from "vitest";
+import type { BotContext } from "../../src/bot/context";
+import { i18n, translate } from "../../src/bot/i18n";
 import { ConfigError, loadConfig } from "../../src/config";
-import { checkoutRefusal } from "../../src/payments/checkout";
+import { createLogger } from "../../src/lib/logger";
+import { checkoutFeature, checkoutRefusal } from "../../src/payments/checkout";
 import { makePayload, parsePayload } from "../../src/payments/packs";
-import { defaultCreditPacks } from "../../src/pricing/packs";
+import { type CreditPack, defaultCreditPacks } from "../../src/pricing/packs";
+import { testBotInfo } from "../support/bot-info";
 
 const sandbox = { SANDBOX: "1" };
 
@@ -74,5 +80,79 @@ describe("invoice payloads and the checkout's checks", () => {
     expect(checkoutRefusal(query, [])).toBe("buy-pack-gone");
     expect(checkoutRefusal(query, [{ ...packs[0]!, stars: 150 }])).toBe("buy-pack-changed");
     expect(checkoutRefusal(query, [{ ...packs[0]!, bonus: 0 }])).toBe("buy-pack-changed");
+  });
+});
+
+/**
+ * The checkout's own answer to pre_checkout_query, on the handler alone: in
+ * the bot the banned-users stop refuses a banned buyer before it (covered by
+ * test/e2e/payments.test.ts), and the checkout refuses one all the same.
+ */
+describe("the pre-checkout answer", () => {
+  const buyerId = 123456789012;
+  const pack: CreditPack = { id: "m", credits: 150, stars: 140, bonus: 10 };
+  const payload = makePayload({ packId: "m", credits: 160, stars: 140, userId: buyerId });
+
+  /** The answer to one pre_checkout_query from a buyer banned or not, with the packs on sale. */
+  async function answerTo(options: { banned: boolean; packs: readonly CreditPack[] }) {
+    const bot = new Bot<BotContext>("0:test", { botInfo: testBotInfo });
+    const answers: unknown[] = [];
+    bot.api.config.use(async (prev, method, params) => {
+      if (method === "answerPreCheckoutQuery") answers.push(params);
+      return { ok: true, result: true } as unknown as Awaited<ReturnType<typeof prev>>;
+    });
+    const logger = createLogger("silent");
+    bot.use((ctx, next) => {
+      ctx.logger = logger;
+      return next();
+    });
+    bot.use(i18n);
+    const recordPaid = () => Promise.reject(new Error("no payment is recorded at checkout"));
+    bot.use(
+      checkoutFeature({
+        packs: options.packs,
+        payments: { recordPaid },
+        users: {
+          banState: async () => ({ banned: options.banned, language: "en" }),
+          touch: () => Promise.reject(new Error("no registration at checkout")),
+        },
+        ledger: { account: () => Promise.reject(new Error("no balance read at checkout")) },
+        sandbox: false,
+      }),
+    );
+    const update: Update = {
+      update_id: 1,
+      pre_checkout_query: {
+        id: "pcq-1",
+        from: { id: buyerId, is_bot: false, first_name: "Ada", language_code: "en" },
+        currency: "XTR",
+        total_amount: 140,
+        invoice_payload: payload,
+      },
+    };
+    await bot.handleUpdate(update);
+    return answers;
+  }
+
+  test("ok for a buyer in good standing paying a pack as it was sold", async () => {
+    expect(await answerTo({ banned: false, packs: [pack] })).toEqual([
+      { pre_checkout_query_id: "pcq-1", ok: true },
+    ]);
+  });
+
+  test("refused, with the banned notice, for a banned buyer", async () => {
+    expect(await answerTo({ banned: true, packs: [pack] })).toEqual([
+      { pre_checkout_query_id: "pcq-1", ok: false, error_message: translate("en", "banned-notice") },
+    ]);
+  });
+
+  test("refused, saying so, when the pack's price or credits changed since the invoice", async () => {
+    for (const changed of [
+      { ...pack, stars: 150 },
+      { ...pack, bonus: 0 },
+    ])
+      expect(await answerTo({ banned: false, packs: [changed] })).toEqual([
+        { pre_checkout_query_id: "pcq-1", ok: false, error_message: translate("en", "buy-pack-changed") },
+      ]);
   });
 });
