@@ -20,6 +20,7 @@ import { defaultRateLimit, perGroup, type RateLimitOptions, rateLimit } from "./
 import { registerUser } from "./middleware/register-user";
 import { servedUpdatesOnly } from "./middleware/served-updates";
 import { startContext } from "./middleware/start-context";
+import { timeUpdates } from "./middleware/update-timing";
 import { boundedAutoRetry, markBlockedUsers } from "./transformers";
 import { createUpdateJournal, journalUpdates, type UpdateJournal } from "./update-journal";
 
@@ -36,6 +37,8 @@ export interface CreateBotOptions {
   features?: Array<Composer<BotContext> | FeatureMount>;
   /** counts updates in handling, for a shutdown that waits for them */
   inFlight?: InFlight;
+  /** told how long each update took to handle, by type (metrics) */
+  observeUpdate?(type: string, seconds: number): void;
   /** API transformers that must see Telegram's raw answers (metrics) */
   apiTransformers?: Transformer[];
   /** per-user rate limit; the Redis key prefix defaults to `<config.redis.prefix>:ratelimit:` */
@@ -93,6 +96,7 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   bot.catch((err) => handleBotError(err, deps.logger));
 
   if (options.inFlight) bot.use(options.inFlight.middleware);
+  if (options.observeUpdate) bot.use(timeUpdates(options.observeUpdate));
   bot.use(startContext(deps.logger));
   bot.use((ctx, next) => {
     ctx.shown = shown;

@@ -20,13 +20,18 @@ export async function creditTotals(ex: Executor) {
       refunded: sumOf("refund"),
     })
     .from(ledgerEntries);
-  const [held] = await ex.select({ held: n(sql`sum(${creditAccounts.held})`) }).from(creditAccounts);
   return {
     granted: moved?.granted ?? 0,
     sold: moved?.sold ?? 0,
     adjusted: moved?.adjusted ?? 0,
     charged: moved?.charged ?? 0,
     refunded: moved?.refunded ?? 0,
-    held: held?.held ?? 0,
+    held: await creditsHeld(ex),
   };
+}
+
+/** Credits on hold now, over every account. */
+export async function creditsHeld(ex: Executor): Promise<number> {
+  const [row] = await ex.select({ held: n(sql`sum(${creditAccounts.held})`) }).from(creditAccounts);
+  return row?.held ?? 0;
 }

@@ -18,7 +18,8 @@ const modelOf = (g: Generation) => (typeof g.params.model === "string" ? g.param
 /**
  * One info line per step (with the generation id, user and task id, so
  * "where is my video?" is a grep), and the business metrics: credits moved,
- * generations by operation, model and outcome, time from Confirm to the chat.
+ * the service's credits, generations by operation, model and outcome, time from
+ * Confirm to the chat.
  */
 export function lifecycleReporter(
   logger: Logger,
@@ -42,10 +43,14 @@ export function lifecycleReporter(
       case "submitted":
         logger.info(who, "generation submitted to the service");
         return;
-      case "completed":
+      case "completed": {
         metrics?.credits.inc({ movement: "charged" }, event.charged);
+        // what the service took for it, late or not: our cost beside what the user paid
+        const cost = g.serviceCredits ?? 0;
+        if (cost > 0) metrics?.serviceCredits.inc({ kind: "task" }, cost);
         logger.info({ ...who, charged: event.charged, late: event.late }, "generation completed and charged");
         return;
+      }
       case "delivered": {
         const seconds = (Date.now() - g.createdAt.getTime()) / 1000;
         metrics?.confirmToDelivered.observe({ operation: g.operation }, seconds);

@@ -4,24 +4,29 @@ import { MediaServiceError } from "../media/errors";
 import { classifyTelegramAnswer } from "../telegram/telegram-error";
 import type { Metrics } from "./metrics";
 
-/** Counts the service's errors by kind, without changing what callers see. */
+/** Counts the service's errors by kind and times each call, without changing what callers see. */
 export function instrumentMediaClient(client: MediaClient, metrics: Metrics): MediaClient {
   const counted =
-    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    <A extends unknown[], R>(call: string, run: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
+      const timer = metrics.serviceSeconds.startTimer({ call });
       try {
-        return await call(...args);
+        const result = await run(...args);
+        timer({ result: "ok" });
+        return result;
       } catch (err) {
-        metrics.serviceErrors.inc({ kind: err instanceof MediaServiceError ? err.kind : "other" });
+        const kind = err instanceof MediaServiceError ? err.kind : "other";
+        timer({ result: kind });
+        metrics.serviceErrors.inc({ kind });
         throw err;
       }
     };
   return {
-    createImage: counted(client.createImage),
-    editImage: counted(client.editImage),
-    createVideo: counted(client.createVideo),
-    createDubbing: counted(client.createDubbing),
-    getTask: counted(client.getTask),
+    createImage: counted("createImage", client.createImage),
+    editImage: counted("editImage", client.editImage),
+    createVideo: counted("createVideo", client.createVideo),
+    createDubbing: counted("createDubbing", client.createDubbing),
+    getTask: counted("getTask", client.getTask),
   };
 }
 

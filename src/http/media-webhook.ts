@@ -65,6 +65,8 @@ const answerOf: Record<HintOutcome, { metric: string; ignored?: string }> = {
 export function mediaWebhookRoutes(deps: MediaWebhookDeps): Hono {
   const maxAgeMs = deps.maxAgeMs ?? defaultMaxAgeMs;
   const app = new Hono();
+  // real time, as Prometheus compares it: "no webhook for N minutes" counts from this start at the latest
+  deps.metrics?.webhookLastAccepted.setToCurrentTime();
   const refuse = (reason: string, result: "refused" | "forged" = "refused") => {
     deps.logger.warn({ reason }, "media webhook refused");
     deps.metrics?.webhooks.inc({ result });
@@ -110,6 +112,7 @@ export function mediaWebhookRoutes(deps: MediaWebhookDeps): Hono {
       const outcome = await takeWebhookHint({ gid, taskId }, { ...deps, maxAgeMs });
       const { metric, ignored } = answerOf[outcome];
       deps.metrics?.webhooks.inc({ result: metric });
+      if (metric === "accepted") deps.metrics?.webhookLastAccepted.setToCurrentTime();
       return c.json(ignored ? { ok: true, ignored } : { ok: true });
     },
   );

@@ -75,6 +75,9 @@ export function startWorkers(jobs: readonly JobHandler[], opts: WorkerOptions) {
     );
     worker.on("failed", (job, err) => {
       logger.warn({ queue, jobId: job?.id, attempts: job?.attemptsMade, err: err.message }, "job failed");
+      // BullMQ sets finishedOn only when no retry follows: the job's last attempt failed
+      const label = (job && handlers.get(job.name)?.label) ?? queue;
+      opts.onOutcome?.(label, typeof job?.finishedOn === "number" ? "gave-up" : "error");
     });
     worker.on("error", outageLog(logger, `worker ${queue}`));
     return worker;

@@ -6,8 +6,8 @@ import type { StopPhases } from "./stop-phases";
 
 /**
  * The worker's periodic look on the operator's behalf: the whole ledger
- * audited, and each queue's backlog against its limit; what is wrong reaches
- * the admins (rate-limited per kind).
+ * audited (its result kept for every process's /metrics), and each queue's
+ * backlog against its limit; what is wrong reaches the admins (rate-limited per kind).
  */
 export function startOperatorChecks(
   s: Services,
@@ -16,6 +16,7 @@ export function startOperatorChecks(
 ) {
   const check = async () => {
     const violations = await s.ledger.audit();
+    await s.audits.save({ at: Date.now(), violations: violations.length });
     if (violations.length > 0) {
       s.logger.error({ violations: violations.slice(0, 20) }, "ledger audit found violations");
       await s.alert("audit", { count: violations.length });

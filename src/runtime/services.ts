@@ -6,7 +6,8 @@ import { boundedAutoRetry } from "../bot/transformers";
 import { broadcastQueue, createBroadcastStore } from "../broadcasts";
 import type { Config } from "../config";
 import { createLedger } from "../credits/ledger";
-import { openDatabase } from "../db/client";
+import { creditsHeld } from "../credits/totals";
+import { type Database, openDatabase } from "../db/client";
 import { migrateDatabase } from "../db/migrate";
 import { lifecycleReporter } from "../generations/lifecycle";
 import type { InputRef } from "../generations/params";
@@ -20,14 +21,16 @@ import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { outageLog } from "../lib/outage-log";
 import type { MediaClient } from "../media/client";
-import { createPaymentStore } from "../payments";
+import { createPaymentStore, type PaymentStore } from "../payments";
 import { createPrices, loadPriceTable } from "../pricing/prices";
+import { queueDepths, queueLags } from "../queue/queue-figures";
 import { createQueues, type Queues } from "../queue/queues";
 import { referralHooks, referralNotifier } from "../referrals";
 import { createMediaStore } from "../storage/media-store";
 import { type FilePayload, signedFileUrl, signGid } from "../storage/signed-tokens";
 import { languageFromCode } from "../users/language";
 import { createUsers } from "../users/users";
+import { type AuditRecord, auditRecord } from "./audit-record";
 import { connectMediaService } from "./media-service";
 import { type AdminAlert, adminAlerts } from "./operator-alert";
 import { roundLeases } from "./round-lease";
@@ -64,9 +67,11 @@ export async function openServices(config: Config, options: ServiceOptions, stop
   const hints = createSyncHints(redis, config.redis.prefix);
   const gq = generationQueues(queues, clock, hints);
   const store = createMediaStore(join(config.dataDir, "media"));
+  const broadcasts = createBroadcastStore(db);
+  const audits = auditRecord(redis, config.redis.prefix);
   // the gauges read generations at scrape time; generations report to the counters
   let generations: Generations | undefined;
-  const metrics = serviceMetrics(queues, () => generations);
+  const metrics = serviceMetrics({ db, queues, broadcasts, audits }, () => generations);
   const api = config.telegram.token ? telegramApi(config, metrics) : undefined;
   const users = createUsers(db, ledger, {
     welcomeCredits: config.welcomeCredits,
@@ -81,10 +86,12 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     clock,
     logger,
     observe: lifecycleReporter(logger, metrics, alert),
-    onOrphan: (taskId, credits) =>
+    onOrphan: (taskId, credits) => {
+      if ((credits ?? 0) > 0) metrics.serviceCredits.inc({ kind: "orphan" }, credits ?? 0);
       void alert("orphan", { task: taskId, credits: credits ?? "?" }).catch((err: unknown) =>
         logger.warn({ err }, "alert not sent"),
-      ),
+      );
+    },
   });
   const connected = options.media
     ? { media: options.media, simulator: undefined }
@@ -113,9 +120,11 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     hints,
     generationQueues: gq,
     generations,
-    broadcasts: { store: createBroadcastStore(db), queue: broadcastQueue(queues, clock) },
+    broadcasts: { store: broadcasts, queue: broadcastQueue(queues, clock) },
     /** Stars payments and the credits they move (referral hooks are given here) */
-    payments: referralBonus.withNotices(createPaymentStore(db, ledger, referralBonus)),
+    payments: countSales(referralBonus.withNotices(createPaymentStore(db, ledger, referralBonus)), metrics),
+    /** the last ledger audit's result, for every process's /metrics */
+    audits,
     store,
     metrics,
     media,
@@ -132,16 +141,43 @@ export async function openServices(config: Config, options: ServiceOptions, stop
   };
 }
 
-/** The metrics; its gauges ask the generations (once they exist) and the queues at scrape time. */
-function serviceMetrics(queues: Queues, generations: () => Generations | undefined): Metrics {
+/** The metrics; its gauges ask the generations (once they exist), the queues and Postgres at scrape time. */
+function serviceMetrics(
+  from: {
+    db: Database;
+    queues: Queues;
+    broadcasts: Pick<ReturnType<typeof createBroadcastStore>, "unfinished" | "counts">;
+    audits: AuditRecord;
+  },
+  generations: () => Generations | undefined,
+): Metrics {
   return createMetrics({
     generationsByState: async () => generations()?.countByState() ?? {},
-    queueDepths: async () => {
-      const out: Record<string, Record<string, number>> = {};
-      for (const q of queues.all) out[q.name] = await q.getJobCounts("wait", "active", "delayed", "failed");
+    queueDepths: () => queueDepths(from.queues.all),
+    queueLags: () => queueLags(from.queues.all),
+    creditsHeld: () => creditsHeld(from.db),
+    broadcastRecipients: async () => {
+      const out: Record<string, number> = {};
+      for (const b of await from.broadcasts.unfinished()) {
+        const { total: _total, ...byState } = await from.broadcasts.counts(b.id);
+        for (const [state, n] of Object.entries(byState)) out[state] = (out[state] ?? 0) + n;
+      }
       return out;
     },
+    lastAudit: () => from.audits.last(),
   });
+}
+
+/** Credits sold, counted once the payment's transaction committed (a replay grants nothing). */
+function countSales(store: PaymentStore, metrics: Metrics): PaymentStore {
+  return {
+    ...store,
+    async recordPaid(input) {
+      const result = await store.recordPaid(input);
+      if (result.applied) metrics.credits.inc({ movement: "sold" }, result.payment.credits);
+      return result;
+    },
+  };
 }
 
 /** Alerts to the admins in their language; without a Telegram token they go nowhere. */

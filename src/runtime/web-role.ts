@@ -109,6 +109,7 @@ function telegramBot(
     {
       apiRoot: config.telegram.apiRoot,
       apiTransformers: [countFloodWaits(s.metrics)],
+      observeUpdate: (type, seconds) => s.metrics.updateSeconds.observe({ type }, seconds),
       inFlight,
       journal,
       menuCommands,
