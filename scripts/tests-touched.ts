@@ -9,7 +9,7 @@ import { dirname, join, normalize } from "node:path";
  *
  *   tsx scripts/tests-touched.ts [<base commit>]
  *
- * The change is <base>..HEAD; without a base, CI_BASE, else the commits of the 12
+ * The change is <base>..HEAD; without a base, CI_BASE, else the commits of the 3
  * hours before HEAD's own (a session's work). Prints one path a line.
  */
 
@@ -65,7 +65,7 @@ function changeBase(): string {
   const given = process.argv[2] ?? process.env.CI_BASE;
   if (given) return given;
   const headTime = Number(git("log", "-1", "--format=%ct", "HEAD"));
-  const before = git("rev-list", "-1", `--before=@${headTime - 12 * 3600}`, "HEAD");
+  const before = git("rev-list", "-1", `--before=@${headTime - 3 * 3600}`, "HEAD");
   // a history younger than the window: its first commit is the base
   return before || git("rev-list", "--max-parents=0", "HEAD").split("\n")[0]!;
 }
