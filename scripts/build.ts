@@ -1,13 +1,15 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { build } from "esbuild";
+import { ensureMiniAppPage } from "../src/miniapp/bundle";
 import { ensurePage } from "../src/playground/bundle";
 
 /**
  * `npm run build`: the bot bundled into dist/ (esbuild; dependencies stay in
- * node_modules), then the playground page into dist/playground (Vite) unless it is
- * current. Each file is written beside its place and renamed into it, so a process
- * running dist/main.js while another builds never loads half a file.
+ * node_modules), then the playground page into dist/playground and the Mini App's
+ * page into dist/miniapp (Vite) unless they are current. Each file is written
+ * beside its place and renamed into it, so a process running dist/main.js while
+ * another builds never loads half a file.
  */
 const result = await build({
   entryPoints: ["src/main.ts", "src/db/migrate-cli.ts", "src/credits/audit-cli.ts"],
@@ -34,3 +36,7 @@ await Promise.all(
 
 const page = await ensurePage();
 console.log(page.built ? `playground page built into ${page.dir}` : `playground page current in ${page.dir}`);
+const miniApp = await ensureMiniAppPage();
+console.log(
+  miniApp.built ? `Mini App page built into ${miniApp.dir}` : `Mini App page current in ${miniApp.dir}`,
+);

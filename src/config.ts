@@ -172,6 +172,8 @@ export interface Config {
     webhookSecret: string | undefined;
   };
   publicUrl: string;
+  /** the Mini App's address (`${PUBLIC_URL}/app/`): only with PUBLIC_URL set and a bot token, else no Mini App */
+  miniAppUrl: string | undefined;
   media: {
     /** undefined in sandbox mode without a key: the built-in simulator is used */
     baseUrl: string | undefined;
@@ -299,6 +301,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       webhookSecret: e.TELEGRAM_WEBHOOK_SECRET,
     },
     publicUrl,
+    miniAppUrl: e.PUBLIC_URL && e.BOT_TOKEN ? `${publicUrl}/app/` : undefined,
     media: {
       baseUrl: e.MEDIA_API_URL?.replace(/\/+$/, ""),
       apiKey: e.MEDIA_API_KEY,

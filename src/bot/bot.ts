@@ -1,5 +1,6 @@
 import { Bot, Composer, type Transformer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
+import { userRateKeyPrefix } from "../lib/rate-window";
 import { createShownMessages } from "../telegram/shown-messages";
 import { refreshChosenMenus, retryAdminMenus } from "./commands";
 import type { BotContext, BotDeps } from "./context";
@@ -12,6 +13,7 @@ import { languageFeature } from "./features/language";
 import { membershipFeature } from "./features/membership";
 import { startFeature } from "./features/start";
 import { i18n } from "./i18n";
+import { chatMenuButtons } from "./menu-button";
 import { bannedUsersStop } from "./middleware/banned";
 import { handleBotError } from "./middleware/error-boundary";
 import type { InFlight } from "./middleware/in-flight";
@@ -118,7 +120,7 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   guarded.use(
     rateLimit(limits, {
       ...defaultRateLimit,
-      keyPrefix: `${deps.config.redis.prefix}:ratelimit:`,
+      keyPrefix: userRateKeyPrefix(deps.config.redis.prefix),
       ...options.rateLimit,
     }),
   );
@@ -126,7 +128,7 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
     rateLimit(limits, {
       ...defaultRateLimit,
       ...deps.config.groupRateLimit,
-      keyPrefix: `${deps.config.redis.prefix}:ratelimit:`,
+      keyPrefix: userRateKeyPrefix(deps.config.redis.prefix),
       notice: "group-rate-limited",
       ...options.groupRateLimit,
       key: perGroup,
@@ -146,8 +148,13 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   guarded.use(conversationsPlugin(deps.db));
   guarded.use(registerUser(deps.users));
   guarded.use(retryAdminMenus());
-  const menus = { extra: options.menuCommands, adminIds: deps.config.adminIds };
+  const menus = {
+    extra: options.menuCommands,
+    adminIds: deps.config.adminIds,
+    miniAppUrl: deps.config.miniAppUrl,
+  };
   guarded.use(refreshChosenMenus(menus));
+  guarded.use(chatMenuButtons(deps.config.miniAppUrl));
 
   guarded.use(
     startFeature(deps),

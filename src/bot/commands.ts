@@ -6,6 +6,7 @@ import { messageOf } from "../lib/message-of";
 import { type Language, languageFromCode, languages } from "../users/language";
 import type { BotContext } from "./context";
 import { translate } from "./i18n";
+import { setChatMenuButtonFor } from "./menu-button";
 
 /** The always-available commands, in menu order; each has a `cmd-<name>` description in every locale. */
 export const baseCommands = ["start", "help", "balance", "language", "cancel"] as const;
@@ -96,6 +97,8 @@ async function setMenu(api: Api, { scope, language_code, commands }: MenuCall): 
 export interface MenuSource {
   extra: readonly string[];
   adminIds: readonly number[];
+  /** the Mini App: the chat's menu button follows the chosen language too */
+  miniAppUrl?: string | undefined;
 }
 
 /**
@@ -177,6 +180,11 @@ export async function setChosenLanguageMenuOrWarn(
   await setChosenLanguageMenu(ctx.api, userId, language, source).catch((err: unknown) =>
     ctx.logger.warn({ userId, reason: messageOf(err) }, "could not set the user's command menu"),
   );
+  if (source.miniAppUrl) {
+    await setChatMenuButtonFor(ctx.api, userId, language, source.miniAppUrl).catch((err: unknown) =>
+      ctx.logger.warn({ userId, reason: messageOf(err) }, "could not set the user's menu button"),
+    );
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "../db/client";
 import { countOf, rowsOf } from "../db/raw-rows";
@@ -86,6 +86,11 @@ export function createBroadcastStore(db: Database) {
         .returning();
       return { broadcast: counted ?? row, created: true };
     });
+  }
+
+  /** The latest broadcasts, newest first (the admins' view in the Mini App). */
+  function latest(limit: number): Promise<Broadcast[]> {
+    return db.select().from(broadcasts).orderBy(desc(broadcasts.createdAt)).limit(limit);
   }
 
   async function get(id: string): Promise<Broadcast | undefined> {
@@ -213,7 +218,19 @@ export function createBroadcastStore(db: Database) {
       .orderBy(asc(broadcasts.createdAt));
   }
 
-  return { create, get, counts, pendingAfter, claim, unclaim, record, settleStaleClaims, end, unfinished };
+  return {
+    create,
+    get,
+    latest,
+    counts,
+    pendingAfter,
+    claim,
+    unclaim,
+    record,
+    settleStaleClaims,
+    end,
+    unfinished,
+  };
 }
 
 export type BroadcastStore = ReturnType<typeof createBroadcastStore>;

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, lt, notInArray, or, sql } from "dr
 import type { Executor } from "../db/client";
 import { generations } from "../db/schema";
 import type { GenerationsContext } from "./context";
-import { type GenerationParams, generationParams } from "./params";
+import { type GenerationParams, generationParams, type Operation } from "./params";
 import { endedBadly, notAtRest } from "./states";
 import type { Generation } from "./types";
 
@@ -48,11 +48,21 @@ export function generationReads(ctx: Pick<GenerationsContext, "db">) {
 
   /**
    * The user's delivered results whose Telegram file ids are kept, newest
-   * first; with `match`, only those whose prompt contains it (any case).
+   * first; with `match`, only those whose prompt contains it (any case); with
+   * `operation`, only its; with `before` (a generation id), those older than it.
    */
-  function deliveredWithFiles(userId: number, options: { match?: string; limit: number }) {
+  function deliveredWithFiles(
+    userId: number,
+    options: { match?: string; limit: number; operation?: Operation; before?: string },
+  ) {
     const match = options.match?.trim();
     const pattern = match ? `%${match.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+    const cursor = options.before
+      ? db
+          .select({ at: generations.createdAt, id: generations.id })
+          .from(generations)
+          .where(eq(generations.id, options.before))
+      : undefined;
     return db
       .select()
       .from(generations)
@@ -62,9 +72,11 @@ export function generationReads(ctx: Pick<GenerationsContext, "db">) {
           eq(generations.state, "delivered"),
           sql`jsonb_array_length(coalesce(${generations.fileIds}, '[]'::jsonb)) > 0`,
           pattern ? sql`${generations.params}->>'prompt' ilike ${pattern}` : undefined,
+          options.operation ? eq(generations.operation, options.operation) : undefined,
+          cursor ? sql`(${generations.createdAt}, ${generations.id}) < (${cursor})` : undefined,
         ),
       )
-      .orderBy(desc(generations.createdAt))
+      .orderBy(desc(generations.createdAt), desc(generations.id))
       .limit(options.limit);
   }
 

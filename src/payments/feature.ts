@@ -5,7 +5,7 @@ import type { Translate } from "../bot/i18n";
 import type { Ledger } from "../credits/ledger";
 import type { CreditPack } from "../pricing/packs";
 import { buyMenuData, buyPackData } from "../telegram/callback-data";
-import { makePayload, packTotal } from "./packs";
+import { packInvoice } from "./invoice";
 
 /** Commands of this feature, for the command menu (each has a `cmd-<name>` description). */
 export const paymentCommands = ["buy", "paysupport", "terms"] as const;
@@ -82,15 +82,14 @@ export function buyFeature(deps: BuyFeatureDeps): Composer<BotContext> {
       return;
     }
     await ctx.answerCallbackQuery();
-    const credits = packTotal(pack);
-    const test = deps.sandbox ? "-test" : "";
+    const invoice = packInvoice(pack, ctx.callbackQuery.from.id, t(ctx), deps.sandbox);
     await ctx.api.sendInvoice(
       ctx.chat.id,
-      ctx.t(`buy-invoice-title${test}`, { credits }),
-      ctx.t(`buy-invoice-description${test}`, { credits }),
-      makePayload({ packId: pack.id, credits, stars: pack.stars, userId: ctx.callbackQuery.from.id }),
-      "XTR",
-      [{ label: ctx.t("buy-price-label", { credits }), amount: pack.stars }],
+      invoice.title,
+      invoice.description,
+      invoice.payload,
+      invoice.currency,
+      invoice.prices,
       { provider_token: "" },
     );
   });

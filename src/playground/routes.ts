@@ -36,10 +36,19 @@ const pressSchema = z.object({
   column: z.number().int().min(0),
 });
 
-const paySchema = z.object({
+/** an invoice in the chat (by its message), or an invoice link a Mini App opened (by its slug) */
+const paySchema = z.union([
+  z.object({ user: z.number().int(), chatId: z.number().int(), messageId: z.number().int().positive() }),
+  z.object({ user: z.number().int(), slug: z.string().regex(/^[\w-]{1,64}$/) }),
+]);
+
+/** a Mini App opened from the private chat's menu button, or from a web_app button of a message */
+const openAppSchema = z.object({
   user: z.number().int(),
   chatId: z.number().int(),
-  messageId: z.number().int().positive(),
+  messageId: z.number().int().positive().optional(),
+  row: z.number().int().min(0).optional(),
+  column: z.number().int().min(0).optional(),
 });
 
 const inlineQuerySchema = z.object({
@@ -78,6 +87,8 @@ export function playgroundRoutes(deps: {
   distDir: string;
   /** a larger upload is refused (413) before it is read */
   maxUploadBytes?: number;
+  /** the server's public address: a Mini App on it is opened from the page's own origin */
+  publicUrl?: string;
 }): Hono {
   const { tg, cast, feed } = deps;
   const app = new Hono();
@@ -196,9 +207,15 @@ export function playgroundRoutes(deps: {
   app.post("/api/pay", async (c) => {
     const input = await bodyOf(c, paySchema);
     const member = memberOf(input.user);
-    chatOf(input.chatId, member);
-    if (input.chatId !== member.user.chatId) throw new BadInput("an invoice is paid in its own chat");
-    const outcome = await member.user.pay(input.messageId);
+    let invoice: number | string;
+    if ("slug" in input) {
+      invoice = input.slug;
+    } else {
+      chatOf(input.chatId, member);
+      if (input.chatId !== member.user.chatId) throw new BadInput("an invoice is paid in its own chat");
+      invoice = input.messageId;
+    }
+    const outcome = await member.user.pay(invoice);
     feed.refresh();
     if (outcome.ok) return c.json({ ok: true });
     return c.json({
@@ -206,6 +223,42 @@ export function playgroundRoutes(deps: {
       error:
         outcome.reason === "declined" ? outcome.errorMessage : "The bot did not confirm the order in time.",
     });
+  });
+
+  /** What Telegram's payment form shows for an invoice link a Mini App opened. */
+  app.get("/api/invoice-links/:slug", (c) => {
+    const member = memberOf(Number(c.req.query("user")));
+    const invoice = member.user.invoiceLink(c.req.param("slug"));
+    if (!invoice) return c.json({ error: "no such invoice" }, 404);
+    const { title, description, currency, total } = invoice;
+    return c.json({ title, description, currency, total });
+  });
+
+  /** The menu button of a user's private chat with the bot (a Mini App's, or the command list). */
+  app.get("/api/menu-button", (c) => c.json(memberOf(Number(c.req.query("user"))).user.menuButton()));
+
+  /**
+   * Opens a Mini App as Telegram's client does: the URL to load, with init
+   * data signed for this user in its hash. An app on this server is loaded
+   * from the page's own origin, whatever name the bot knows the server by.
+   */
+  app.post("/api/webapp/open", async (c) => {
+    const input = await bodyOf(c, openAppSchema);
+    const member = memberOf(input.user);
+    chatOf(input.chatId, member);
+    let launch: ReturnType<TestUser["openWebApp"]>;
+    if (input.messageId === undefined) {
+      launch = member.user.openWebApp("menu");
+    } else {
+      const stored = tg.chat(input.chatId)?.byId.get(input.messageId);
+      const button = stored?.message.reply_markup?.inline_keyboard[input.row ?? 0]?.[input.column ?? 0];
+      if (!stored || stored.deleted || !button || !("web_app" in button))
+        throw new BadInput("no such Mini App button");
+      launch = member.user.openWebApp((b) => b === button, { message: input.messageId });
+    }
+    const url = new URL(launch.url);
+    const local = deps.publicUrl && url.origin === new URL(deps.publicUrl).origin;
+    return c.json({ url: local ? `${url.pathname}${url.search}${url.hash}` : launch.url });
   });
 
   /** `@bot query` typed in a chat: the bot's answer, as the results panel shows it. */

@@ -1,5 +1,6 @@
 import { loadConfig } from "../config";
 import { createLogger, type Logger } from "../lib/logger";
+import { ensureMiniAppPage } from "../miniapp";
 import { secretsOf, startRuntime } from "../runtime/runtime";
 import { ensurePage } from "./bundle";
 import { createCast } from "./cast";
@@ -33,6 +34,8 @@ export async function startPlayground(env: Record<string, string | undefined>): 
     const redis = await providePlaygroundRedis(env, dataDir);
     stops.push(() => redis.stop());
     const page = await ensurePage();
+    // the Mini App opens inside the playground: its page too, when missing or stale
+    await ensureMiniAppPage();
     // update ids grow across restarts: the bot's update journal, kept in ./data, must not see one
     // twice. In milliseconds, a run would need more updates than milliseconds to the restart to overlap.
     const tg = await startTelegramStandIn({
@@ -45,7 +48,7 @@ export async function startPlayground(env: Record<string, string | undefined>): 
     stops.push(async () => feed.close());
     const admins = cast.members.filter((m) => m.admin).map((m) => m.user.id);
 
-    const config = loadConfig({
+    const loaded = loadConfig({
       ...env,
       SANDBOX: "1",
       BOT_TOKEN: tg.token,
@@ -55,10 +58,15 @@ export async function startPlayground(env: Record<string, string | undefined>): 
       ADMIN_IDS: [...admins, env.ADMIN_IDS ?? ""].join(","),
       LOG_LEVEL: env.LOG_LEVEL || "warn",
     });
+    // the playground is Telegram's test environment: its Mini App is served by this server, over http
+    const config = { ...loaded, miniAppUrl: loaded.miniAppUrl ?? `${loaded.publicUrl}/app/` };
     const logger = createLogger(config.logLevel, undefined, secretsOf(config));
     const runtime = await startRuntime(config, {
       logger,
-      extraRoutes: { path: "/playground", app: playgroundRoutes({ tg, cast, feed, distDir: page.dir }) },
+      extraRoutes: {
+        path: "/playground",
+        app: playgroundRoutes({ tg, cast, feed, distDir: page.dir, publicUrl: config.publicUrl }),
+      },
     });
     stops.push(() => runtime.stop());
     const redisFrom = {

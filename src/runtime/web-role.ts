@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type { ServerType } from "@hono/node-server";
-import type { Bot } from "grammy";
+import type { Api, Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { Hono } from "hono";
 import { adminFeature } from "../admin";
@@ -9,7 +9,9 @@ import { createBot } from "../bot/bot";
 import { syncCommands } from "../bot/commands";
 import type { BotContext } from "../bot/context";
 import { conversationCommands, conversationFeatures } from "../bot/conversations/conversation-features";
+import { setDefaultMenuButton } from "../bot/menu-button";
 import { createInFlight, type InFlight } from "../bot/middleware/in-flight";
+import { defaultRateLimit } from "../bot/middleware/rate-limit";
 import type { PollingHandle } from "../bot/polling";
 import { createUpdateJournal, startUpdateRecovery, type UpdateJournal } from "../bot/update-journal";
 import { telegramWebhookApp } from "../bot/webhook";
@@ -23,6 +25,7 @@ import { rootApp } from "../http/root";
 import { createInlineOffers, inlineFeature } from "../inline";
 import { messageOf } from "../lib/message-of";
 import { type LinkProbeOptions, linkDurationProbe } from "../media/link-duration";
+import { type MiniAppDeps, mountMiniApp } from "../miniapp";
 import { buyFeature, checkoutFeature, paymentCommands, refundedPaymentFeature } from "../payments";
 import { createPreferences, settingsCommands, settingsFeature } from "../preferences";
 import { inviteFeature, referralCommands } from "../referrals";
@@ -151,6 +154,7 @@ function telegramBot(
           prices,
           preferences,
           linkDuration: linkDurationProbe(linkProbe),
+          miniAppUrl: config.miniAppUrl,
         }),
         settingsFeature({ preferences }),
         buyFeature({ packs: config.creditPacks, sandbox: config.sandbox, ledger }),
@@ -199,6 +203,7 @@ async function webRoutes(
       logger,
     }),
   );
+  if (config.miniAppUrl && token && s.api) mountMiniApp(app, miniAppDeps(s, token, s.api, config.miniAppUrl));
   if (config.dashboardPassword) {
     // bull-board and its UI weigh ~10 MB: loaded only where an operator asked for the dashboard
     const { adminDashboardRoutes } = await import("../http/admin-dashboard");
@@ -225,6 +230,33 @@ async function webRoutes(
     );
   }
   return app;
+}
+
+/** What the Mini App's API is given: the same stores, prices, limits and Telegram API as the chat. */
+function miniAppDeps(s: Services, botToken: string, api: Api, miniAppUrl: string): MiniAppDeps {
+  const { config } = s;
+  return {
+    botToken,
+    db: s.db,
+    redis: s.redis,
+    redisPrefix: config.redis.prefix,
+    users: s.users,
+    ledger: s.ledger,
+    generations: s.generations,
+    prices: s.prices,
+    packs: config.creditPacks,
+    adminIds: config.adminIds,
+    sandbox: config.sandbox,
+    api,
+    store: s.store,
+    broadcasts: s.broadcasts.store,
+    signer: { publicUrl: config.publicUrl, signingSecret: config.signingSecret, now: s.now },
+    storageChatId: config.inlineStorageChatId,
+    t: s.t,
+    logger: s.logger,
+    rateLimit: defaultRateLimit,
+    miniAppUrl,
+  };
 }
 
 async function closeServer(server: ServerType, inFlight: InFlight, s: Services, drainMs: number) {
@@ -288,6 +320,9 @@ async function startIntake(
     },
     logger,
   }).catch((err: unknown) => logger.warn({ err }, "could not set the command menus"));
+  await setDefaultMenuButton(bot.api, config.miniAppUrl).catch((err: unknown) =>
+    logger.warn({ err }, "could not set the menu button"),
+  );
   // what a crash left unfinished, then whatever a lost lease leaves behind
   const recovery = startUpdateRecovery(bot, journal, logger);
   stops.onStop(phase.updates, () => recovery.stop());

@@ -74,6 +74,7 @@ export function startWorkerRole(
     outputUrl: s.outputUrl,
     maxDeliveryAttempts: policy.maxDeliveryAttempts,
     retentionDays: config.mediaRetentionDays,
+    miniAppUrl: config.miniAppUrl,
     markBlocked,
     inlineStorageChatId: config.inlineStorageChatId,
     ...(policy.telegramLimits ? { limits: policy.telegramLimits } : {}),

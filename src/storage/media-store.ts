@@ -128,6 +128,17 @@ export function createMediaStore(root: string, options: { fetch?: typeof fetch; 
     return stored;
   }
 
+  /** The outputs copied for a generation, in slot order (none once retention removed them). */
+  async function outputsOf(folder: string): Promise<StoredFile[]> {
+    const names = await readdir(resolve(folder)).catch(() => [] as string[]);
+    const slots = names
+      .map((name) => ({ name, slot: /^(\d+)\.([a-z0-9]{2,4})$/.exec(name) }))
+      .filter((n) => n.slot && slotExtensions.has(n.slot[2]!))
+      .sort((a, b) => Number(a.slot![1]) - Number(b.slot![1]));
+    const files = await Promise.all(slots.map((n) => existing(`${folder}/${n.name}`)));
+    return files.filter((f): f is StoredFile => f !== null);
+  }
+
   /** A generation's pinned input, if a complete one was kept. */
   async function findInput(generationId: string): Promise<StoredFile | null> {
     const folder = `${inputsArea}/${generationId}`;
@@ -180,6 +191,7 @@ export function createMediaStore(root: string, options: { fetch?: typeof fetch; 
     root,
     copy,
     existing,
+    outputsOf,
     findInput,
     keepInput,
     contains,

@@ -54,6 +54,7 @@ describe("the four operations end to end", () => {
       "🔁 Again",
       "✏️ Edit this",
       "⬆️ 4K",
+      "🖼 Gallery",
     ]);
     // the status message ends as "done", without buttons, and the database knows it was shown
     const done = await user.waitFor(

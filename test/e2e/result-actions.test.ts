@@ -136,6 +136,11 @@ describe("actions on results", () => {
     const history = await user.waitFor(says("Your recent requests"), { after: asked });
     expect(plain(history.text)).toContain("⬆️ The same picture, in 4K");
     expect(plain(history.text)).not.toContain(upscalePrompt.slice(0, 30));
+    // the list and every result in a private chat open the Mini App
+    const app = { text: "🖼 Gallery", web_app: { url: h.config.miniAppUrl } };
+    expect(h.config.miniAppUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/app\/$/);
+    expect(buttons(history).at(-1)).toEqual(app);
+    expect(buttons(result).at(-1)).toEqual(app);
   });
 
   test("an album result gets its buttons on a reply to its first picture; edit brings every picture", async () => {
@@ -156,6 +161,7 @@ describe("actions on results", () => {
       "⬆️ 4K #1",
       "⬆️ 4K #2",
       "⬆️ 4K #3",
+      "🖼 Gallery",
     ]);
 
     await user.press(byData(`ed:${album.id}`), { message: actions });
@@ -195,6 +201,8 @@ describe("actions on results", () => {
     const g = await generationIn(h, alice.id, "delivered");
     const photo = await buttonsOf(alice, g, { in: group });
     expect(photo.photo).toBeDefined();
+    // Telegram takes no web_app button in a group: no gallery under a group's result
+    expect(buttons(photo).some((b) => "web_app" in b)).toBe(false);
     const held = await h.runtime.ledger.account(bob.id);
 
     for (const data of [`rg:${g.id}`, `ed:${g.id}`, `up:${g.id}:0`]) {
@@ -223,7 +231,7 @@ describe("actions on results", () => {
     const g = await generationIn(h, user.id, "delivered", 40_000);
     const video = await buttonsOf(user, g);
     expect(video.video).toBeDefined();
-    expect(buttons(video).map((b) => b.text)).toEqual(["🔁 Again"]);
+    expect(buttons(video).map((b) => b.text)).toEqual(["🔁 Again", "🖼 Gallery"]);
     await user.press(byData(`rg:${g.id}`), { message: video });
     const again = await user.waitFor((m) => panel(m) && says("waves on a beach")(m), { after: video });
     expect(plain(again.text)).toContain(`Price: ${g.price} credits`);

@@ -29,6 +29,8 @@ export interface ConversationFeatureDeps extends ConversationDeps {
   db: Database;
   /** a user found to have blocked the bot mid-conversation is marked */
   users: Pick<Users, "markBlocked">;
+  /** the Mini App: /history's "Gallery" button */
+  miniAppUrl?: string | undefined;
 }
 
 type Seed = ImageSeed | EditSeed | VideoSeed | DubSeed;

@@ -4,7 +4,7 @@ import type { InputRef } from "../../generations/params";
 import { dubbingFormats, limits } from "../../media/catalog";
 
 /** Telegram lets bots download files up to 20 MB (cloud Bot API). */
-const telegramDownloadMaxBytes = 20 * 1024 * 1024;
+export const telegramDownloadMaxBytes = 20 * 1024 * 1024;
 const megabytes = (bytes: number) => Math.ceil(bytes / (1024 * 1024));
 
 /** A reference picture for an edit, with its size when Telegram tells it. */

@@ -1,16 +1,15 @@
 import { Composer, InlineKeyboard } from "grammy";
-import type { InputMediaPhoto } from "grammy/types";
 import { type HoldCost, holdCosts } from "../../credits/hold-costs";
 import type { Database } from "../../db/client";
 import type { GenerationState } from "../../db/schema";
 import { describeParams } from "../../generations/params";
-import { resultKeyboard } from "../../generations/result-keyboard";
+import { resendResult } from "../../generations/resend-result";
+import { galleryUrlFor } from "../../generations/result-keyboard";
 import type { Generations } from "../../generations/service";
 import { endedBadly } from "../../generations/states";
 import type { Generation } from "../../generations/types";
 import { shorten } from "../../lib/shorten";
 import { historyShowData, regenerateData } from "../../telegram/callback-data";
-import { isTelegramFailure } from "../../telegram/telegram-error";
 import type { BotContext } from "../context";
 
 const historyLimit = 10;
@@ -53,55 +52,11 @@ function lineOf(
   });
 }
 
-/** Telegram refuses a file_id sent as the wrong kind; a document takes any file. */
-async function withDocumentFallback<T>(send: () => Promise<T>, asDocument: () => Promise<T>): Promise<T> {
-  try {
-    return await send();
-  } catch (err) {
-    if (isTelegramFailure(err, "rejected")) return asDocument();
-    throw err;
-  }
-}
-
-/** Sends a result again by its Telegram file_ids: no new upload, no new cost. */
-async function resend(ctx: BotContext, g: Generation, caption: string): Promise<void> {
-  const fileIds = g.fileIds ?? [];
-  const other = { caption, reply_markup: resultKeyboard(g, (_language, key, vars) => ctx.t(key, vars)) };
-  const document = (id: string) => () => ctx.replyWithDocument(id, other).then(() => undefined);
-  if (g.operation === "image" || g.operation === "edit") {
-    await ctx.replyWithChatAction("upload_photo");
-    if (fileIds.length === 1) {
-      const id = fileIds[0]!;
-      await withDocumentFallback(() => ctx.replyWithPhoto(id, other).then(() => undefined), document(id));
-      return;
-    }
-    const media = fileIds
-      .slice(0, 10)
-      .map((id, i): InputMediaPhoto => ({ type: "photo", media: id, ...(i === 0 ? { caption } : {}) }));
-    await withDocumentFallback(
-      () => ctx.replyWithMediaGroup(media).then(() => undefined),
-      async () => {
-        for (const id of fileIds) await ctx.replyWithDocument(id);
-      },
-    );
-    return;
-  }
-  const kind = g.operation === "video" ? "video" : (g.params as { kind?: string }).kind;
-  await ctx.replyWithChatAction(kind === "video" ? "upload_video" : "upload_voice");
-  for (const id of fileIds) {
-    await withDocumentFallback(
-      () =>
-        (kind === "video" ? ctx.replyWithVideo(id, other) : ctx.replyWithAudio(id, other)).then(
-          () => undefined,
-        ),
-      document(id),
-    );
-  }
-}
-
 export interface HistoryDeps {
   generations: Pick<Generations, "recent" | "get" | "paramsOf">;
   db: Database;
+  /** the Mini App (config.miniAppUrl): a "Gallery" button under the list in private chats */
+  miniAppUrl?: string | undefined;
 }
 
 /**
@@ -144,8 +99,13 @@ export function historyFeature(deps: HistoryDeps): Composer<BotContext> {
       }
       return lineOf(ctx, g, index, describe(ctx), costs.get(g.holdKey));
     });
+    const gallery = galleryUrlFor(ctx.chat?.type === "private" ? ctx.chat.id : undefined, deps.miniAppUrl);
+    if (gallery) {
+      if (buttons > 0) keyboard.row();
+      keyboard.webApp(ctx.t("btn-gallery"), gallery);
+    }
     await ctx.reply([ctx.t("history-title"), ...lines].join("\n\n"), {
-      ...(buttons > 0 ? { reply_markup: keyboard } : {}),
+      ...(buttons > 0 || gallery ? { reply_markup: keyboard } : {}),
     });
   });
 
@@ -161,7 +121,18 @@ export function historyFeature(deps: HistoryDeps): Composer<BotContext> {
       await ctx.reply(ctx.t("history-gone"));
       return;
     }
-    await resend(ctx, g, shorten(describe(ctx)(g), 900));
+    const m = ctx.msg;
+    await resendResult(
+      ctx.api,
+      {
+        chatId: ctx.chat?.id ?? ctx.from.id,
+        threadId: m?.is_topic_message ? m.message_thread_id : undefined,
+        galleryUrl: galleryUrlFor(ctx.chat?.type === "private" ? ctx.chat.id : undefined, deps.miniAppUrl),
+      },
+      g,
+      shorten(describe(ctx)(g), 900),
+      (key, vars) => ctx.t(key, vars),
+    );
   });
 
   return feature;

@@ -1,19 +1,12 @@
 import type { MiddlewareFn } from "grammy";
 import type { Redis } from "ioredis";
-import { z } from "zod";
-import { groupCommit } from "../../lib/group-commit";
+import { type RateWindowOptions, rateWindow } from "../../lib/rate-window";
 import { isGroupChat } from "../../telegram/chat-kind";
 import type { Users } from "../../users/users";
 import type { BotContext } from "../context";
 
-export interface RateLimitOptions {
-  /** updates one key (a user, a group) may have per window */
-  limit: number;
-  windowMs: number;
-  /** Redis key prefix; per key a Redis key below it counts updates of the current window */
-  keyPrefix: string;
-  /** beyond this Redis answer time the update passes (fail open) */
-  redisTimeoutMs: number;
+/** updates one key (a user, a group) may have per window, counted in Redis (rate-window.ts) */
+export interface RateLimitOptions extends RateWindowOptions {
   /** what an update is counted under; undefined: not limited here. The sender by default */
   key?: (ctx: BotContext) => string | undefined;
   /** the locale key of the one notice per window (default `rate-limited`) */
@@ -61,18 +54,6 @@ function exempt(ctx: BotContext): boolean {
   return Boolean(message?.successful_payment || message?.refunded_payment);
 }
 
-type Verdict = "pass" | "notify" | "silence";
-
-/** Counts one more update in each key's window; a key's first count starts its window (ARGV[1] ms). */
-const countInWindows = `
-local counts = {}
-for i, key in ipairs(KEYS) do
-  counts[i] = redis.call('INCR', key)
-  redis.call('PEXPIRE', key, ARGV[1], 'NX')
-end
-return counts`;
-const countedWindows = z.array(z.number());
-
 /** The counts' Redis, the saved language for the one notice, and the admins (never limited). */
 export interface RateLimitDeps {
   redis: Redis;
@@ -87,39 +68,9 @@ export interface RateLimitDeps {
  * protects the bot, it must not become the thing that stops it.
  */
 export function rateLimit(deps: RateLimitDeps, options: RateLimitOptions): MiddlewareFn<BotContext> {
-  const { limit, windowMs, keyPrefix, redisTimeoutMs } = options;
+  const window = rateWindow(deps.redis, options);
   const keyOf = options.key ?? perUser;
   const notice = options.notice ?? "rate-limited";
-
-  // The counts of updates in hand at once go to Redis in one round trip, as one
-  // script: one command for the batch (a MULTI costs the client two per key).
-  const counter = groupCommit(async (keys: readonly string[]) => {
-    const counts = countedWindows.safeParse(
-      await deps.redis.eval(countInWindows, keys.length, ...keys, String(windowMs)),
-    );
-    return keys.map((_, i) => (counts.success ? counts.data[i] : undefined));
-  });
-
-  async function count(ctx: BotContext, counted: string): Promise<number | undefined> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), redisTimeoutMs);
-    });
-    try {
-      return await Promise.race([counter(`${keyPrefix}${counted}`), timeout]);
-    } catch (err) {
-      ctx.logger.warn({ err }, "rate limit: redis failed, letting the update pass");
-      return undefined;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  async function verdict(ctx: BotContext, counted: string): Promise<Verdict> {
-    const n = await count(ctx, counted);
-    if (n === undefined || n <= limit) return "pass";
-    return n === limit + 1 ? "notify" : "silence";
-  }
 
   return async (ctx, next) => {
     if (exempt(ctx) || !ctx.from) return next();
@@ -127,7 +78,9 @@ export function rateLimit(deps: RateLimitDeps, options: RateLimitOptions): Middl
     if (deps.adminIds.includes(ctx.from.id)) return next();
     const counted = keyOf(ctx);
     if (counted === undefined) return next();
-    const outcome = await verdict(ctx, counted);
+    const outcome = await window.verdict(counted, (err) =>
+      ctx.logger.warn({ err }, "rate limit: redis failed, letting the update pass"),
+    );
     if (outcome === "pass") return next();
     ctx.logger.info({ userId: ctx.from.id, key: counted, outcome }, "rate limited");
     if (outcome === "silence") {

@@ -6,7 +6,7 @@ import { releaseChunks } from "../../lib/release-chunks";
 import { shorten } from "../../lib/shorten";
 import type { MediaStore, StoredFile } from "../../storage/media-store";
 import { describeParams, generationParams } from "../params";
-import { resultKeyboard } from "../result-keyboard";
+import { galleryUrlFor, resultKeyboard } from "../result-keyboard";
 import type { Generation } from "../types";
 import { type SentFile, type SentFileKind, sentFileOf } from "./sent-file";
 
@@ -46,6 +46,8 @@ export interface DeliveryDeps {
   limits?: TelegramLimits;
   /** days our copy of a result is kept: a link to a large output lives as long */
   retentionDays: number;
+  /** the Mini App (config.miniAppUrl): a "Gallery" button under results in private chats */
+  miniAppUrl?: string | undefined;
 }
 
 export interface Delivered {
@@ -172,7 +174,7 @@ async function sendFiles(
   const sendable = files.filter((f) => f.size <= limits.uploadMaxBytes);
   // one set of buttons per result, sent with its last message: the link to what was too big
   // to upload, or else the file itself (the album's own message); a 4K only for a picture sent as a file
-  const keyboard = resultKeyboard(g, deps.t, sendable.length);
+  const keyboard = resultKeyboard(g, deps.t, sendable.length, galleryUrlFor(chatId, deps.miniAppUrl));
   const buttonsOnFiles = tooBig.length === 0;
   const buttons = (carries: boolean) => (carries ? { reply_markup: keyboard } : {});
 

@@ -52,6 +52,9 @@ export function checkInlineResult(w: World, raw: Record<string, unknown>): void 
   const parsed = placeableResult.safeParse(raw);
   if (!parsed.success) throw badRequest("RESULT_INVALID");
   const result = parsed.data;
+  // an inline message is no private chat with the bot: no Web App buttons
+  if (result.reply_markup?.inline_keyboard.flat().some((b) => b.web_app !== undefined))
+    throw badRequest("BUTTON_TYPE_INVALID");
   if (result.type === "article") {
     if (!result.title) throw badRequest("RESULT_TITLE_EMPTY");
     if (!result.input_message_content) throw badRequest("MESSAGE_EMPTY");

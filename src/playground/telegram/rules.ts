@@ -48,6 +48,10 @@ export interface TelegramRules {
   preCheckoutTimeoutMs: number;
   maxInlineResults: number;
   maxCommands: number;
+  /** real Telegram opens only https Web Apps (its test environment also plain http, as the playground serves) */
+  webAppRequireHttps: boolean;
+  /** the most Stars one invoice may ask */
+  maxStarsPerInvoice: number;
   /** privacy mode: in groups the bot only sees commands, replies to itself and service messages */
   groupPrivacy: boolean;
   flood: FloodRules | false;
@@ -82,6 +86,8 @@ export const defaultTelegramRules: TelegramRules = {
   preCheckoutTimeoutMs: 10_000,
   maxInlineResults: 50,
   maxCommands: 100,
+  webAppRequireHttps: false,
+  maxStarsPerInvoice: 10_000,
   groupPrivacy: true,
   flood: defaultFloodRules,
   webhook: { requireHttps: false, timeoutMs: 10_000, retryDelayMs: 500, maxRetryDelayMs: 10_000 },

@@ -6,6 +6,7 @@ const inlineButtonSchema = z.looseObject({
   callback_data: z.string().optional(),
   url: z.string().optional(),
   pay: z.boolean().optional(),
+  web_app: z.looseObject({ url: z.string() }).optional(),
 });
 
 export const replyMarkupSchema = z.union([

@@ -3,6 +3,7 @@ import type {
   Chat,
   ChatMember,
   InlineKeyboardButton,
+  MenuButton,
   Message,
   MessageEntity,
   Update,
@@ -11,14 +12,15 @@ import type {
 import { type BotMessage, botMessageView, type ChatState, describeMessage } from "./chats";
 import { solidPng } from "./images";
 import { placeInlineResult, pressInlineButton } from "./inline";
-import { commandMenuFor } from "./methods/bot";
+import { commandMenuFor, menuButtonFor } from "./methods/bot";
+import { invoiceSlug, launchWebApp, type WebAppLaunch, type WebAppTheme } from "./webapp";
 
 /** A group a user posts in (a TestGroup): where the message goes. */
 interface GroupChat {
   readonly state: ChatState;
 }
 
-import type { CallbackAnswer, InvoiceState, World } from "./world";
+import type { CallbackAnswer, InvoiceLinkState, InvoiceState, World } from "./world";
 
 export interface PhotoSpec {
   bytes?: Buffer;
@@ -428,11 +430,22 @@ export class TestUser {
    * it may after a lost acknowledgement. `loseUpdate`: the Stars are taken
    * and the message is in the chat, but the bot never gets its update (lost
    * in a crash); `deliverLate(message)` hands it over later.
+   *
+   * An invoice link (createInvoiceLink's `https://t.me/$<slug>`, or its slug)
+   * is paid the same way, as a Mini App's openInvoice pays it: the
+   * successful_payment lands in this user's private chat with the bot. A link
+   * may be paid any number of times, by anyone.
    */
   async pay(
-    invoice: Message | number,
+    invoice: Message | number | string,
     options: { deliverTwice?: boolean; loseUpdate?: boolean } = {},
   ): Promise<PaymentOutcome> {
+    if (typeof invoice === "string") {
+      const slug = invoiceSlug(invoice) ?? invoice;
+      const details = this.world.invoiceLinks.get(slug);
+      if (!details) throw new Error(`${invoice} is not an invoice link from the bot`);
+      return this.payOnce(this.chatState, `invoice link ${slug}`, details, options);
+    }
     const chat = this.chatOf(invoice);
     const messageId = typeof invoice === "number" ? invoice : invoice.message_id;
     const details = this.world.invoices.get(`${chat.chat.id}:${messageId}`);
@@ -443,7 +456,7 @@ export class TestUser {
     if (chat.byId.get(messageId)?.deleted) throw new Error(`invoice #${messageId} was deleted`);
     details.state = "paying";
     try {
-      const outcome = await this.payOnce(chat, messageId, details, options);
+      const outcome = await this.payOnce(chat, `invoice #${messageId}`, details, options);
       if (outcome.ok) details.state = "paid";
       return outcome;
     } finally {
@@ -451,10 +464,15 @@ export class TestUser {
     }
   }
 
+  /** The invoice a link stands for (title, description, price), as the payment form shows it. */
+  invoiceLink(link: string): InvoiceLinkState | undefined {
+    return this.world.invoiceLinks.get(invoiceSlug(link) ?? link);
+  }
+
   private async payOnce(
     chat: ChatState,
-    messageId: number,
-    details: InvoiceState,
+    what: string,
+    details: Pick<InvoiceState, "payload" | "currency" | "total">,
     options: { deliverTwice?: boolean; loseUpdate?: boolean },
   ): Promise<PaymentOutcome> {
     const id = this.world.newQueryId();
@@ -473,7 +491,7 @@ export class TestUser {
         },
       });
     });
-    this.world.chats.log(chat, `${this.info.first_name} pays invoice #${messageId}`);
+    this.world.chats.log(chat, `${this.info.first_name} pays ${what}`);
     this.world.updates.push({
       pre_checkout_query: {
         id,
@@ -582,6 +600,42 @@ export class TestUser {
   /** The reply keyboard the user currently sees, if any. */
   keyboard(): Record<string, unknown> | undefined {
     return this.chatState.keyboard;
+  }
+
+  /** The menu button beside the composer in this user's private chat with the bot. */
+  menuButton(): MenuButton {
+    return menuButtonFor(this.world, this.chatId);
+  }
+
+  /**
+   * Opens a Mini App as Telegram's client would: from the private chat's menu
+   * button ("menu"), or from the web_app button of the newest bot message that
+   * has a matching one (`message`: that message). The URL to load carries the
+   * launch parameters: init data signed with the bot token for this user.
+   */
+  openWebApp(
+    from: "menu" | ButtonMatcher,
+    options: { message?: Message | number; theme?: WebAppTheme } = {},
+  ): WebAppLaunch {
+    const theme = options.theme ? { theme: options.theme } : {};
+    if (from === "menu") {
+      const button = this.menuButton();
+      if (button.type !== "web_app") throw new Error(`the menu button opens no Mini App: ${button.type}`);
+      return launchWebApp(this.world, this.info, button.web_app.url, theme);
+    }
+    const wanted = typeof options.message === "number" ? options.message : options.message?.message_id;
+    const found = this.chatState.messages
+      .filter((m) => m.fromBot && !m.deleted && (wanted === undefined || m.message.message_id === wanted))
+      .reverse()
+      .flatMap((stored) =>
+        (stored.message.reply_markup?.inline_keyboard ?? [])
+          .flat()
+          .filter((b) => buttonMatches(from, b, botMessageView(stored))),
+      )
+      .find((b) => "web_app" in b && b.web_app !== undefined);
+    if (!found || !("web_app" in found) || !found.web_app)
+      throw new Error(`no web_app button matching ${String(from)}\n${this.transcript()}`);
+    return launchWebApp(this.world, this.info, found.web_app.url, theme);
   }
 
   /** The command menu Telegram shows this user in the private chat, or `in` a group (as its admin or a member). */

@@ -109,6 +109,15 @@ export interface InvoiceState {
   state?: "paying" | "paid";
 }
 
+/** What createInvoiceLink made: paid from a Mini App (openInvoice), by anyone, any number of times. */
+export interface InvoiceLinkState {
+  title: string;
+  description: string;
+  payload: string;
+  currency: string;
+  total: number;
+}
+
 /** Everything the stand-in knows, shared by the HTTP methods and the test-side users. */
 export class World {
   readonly files = new FileStore();
@@ -131,6 +140,8 @@ export class World {
   readonly faults: Fault[] = [];
   /** invoices the bot sent, by `${chatId}:${messageId}` */
   readonly invoices = new Map<string, InvoiceState>();
+  /** invoice links by slug (`https://t.me/$<slug>`) */
+  readonly invoiceLinks = new Map<string, InvoiceLinkState>();
   readonly botUser: User;
   private readonly listeners = new Set<() => void>();
   private idCounter = 0;

@@ -1,4 +1,4 @@
-import type { BotCommand, InlineQueryResult, InlineQueryResultsButton, User } from "grammy/types";
+import type { BotCommand, InlineQueryResult, InlineQueryResultsButton, MenuButton, User } from "grammy/types";
 import type { MessageView } from "../feed-types";
 
 export interface Person {
@@ -23,6 +23,17 @@ export interface InlineAnswer {
   button?: InlineQueryResultsButton;
 }
 
+/** An invoice link's card, as Telegram's payment form shows it. */
+export interface InvoiceDetails {
+  title: string;
+  description: string;
+  currency: string;
+  total: number;
+}
+
+/** An invoice in the chat (its message), or an invoice link a Mini App opened (its slug). */
+export type PayRequest = { user: number } & ({ chatId: number; messageId: number } | { slug: string });
+
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
   const response = await fetch(`./api/${path}`, init);
   const body = (await response.json()) as T & { error?: string };
@@ -45,8 +56,13 @@ export const api = {
     post<{ id: number }>("send", body),
   press: (body: { user: number; chatId: number; messageId: number; row: number; column: number }) =>
     post<{ queryId: string }>("press", body),
-  pay: (body: { user: number; chatId: number; messageId: number }) =>
-    post<{ ok: boolean; error?: string }>("pay", body),
+  pay: (body: PayRequest) => post<{ ok: boolean; error?: string }>("pay", body),
+  invoiceLink: (user: number, slug: string) =>
+    call<InvoiceDetails>(`invoice-links/${encodeURIComponent(slug)}?user=${user}`),
+  menuButton: (user: number) => call<MenuButton>(`menu-button?user=${user}`),
+  /** the Mini App's URL with its launch parameters: from the menu button, or a message's web_app button */
+  openApp: (body: { user: number; chatId: number; messageId?: number; row?: number; column?: number }) =>
+    post<{ url: string }>("webapp/open", body),
   inline: (body: { user: number; chatId: number; query: string }) => post<InlineAnswer>("inline", body),
   choose: (body: { user: number; chatId: number; queryId: string; resultId: string }) =>
     post<{ id: number }>("inline/choose", body),

@@ -1,9 +1,10 @@
-import type { BotCommand, KeyboardButton, Message } from "grammy/types";
+import type { BotCommand, KeyboardButton, MenuButton, Message } from "grammy/types";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { FeedEvent, MessageView } from "../feed-types";
-import { api, type InlineAnswer, type PlaygroundState } from "./api";
+import { api, type InlineAnswer, type PayRequest, type PlaygroundState } from "./api";
 import { InlinePanel } from "./inline-panel";
 import { Bubble, formatPrice, type MessageActions, payKey } from "./message";
+import { MiniAppPanel } from "./mini-app";
 
 interface Place {
   chatId: number;
@@ -72,6 +73,8 @@ export function App() {
   const [connected, setConnected] = useState(false);
   const [inline, setInline] = useState<{ query: string; answer?: InlineAnswer }>();
   const [paid, setPaid] = useState<Set<string>>(new Set());
+  const [menuButton, setMenuButton] = useState<MenuButton>();
+  const [miniApp, setMiniApp] = useState<{ url: string; title: string }>();
   const listRef = useRef<HTMLDivElement>(null);
   const feedRef = useRef<HTMLDivElement>(null);
   /** the chat follows new messages while the reader is at its end */
@@ -93,6 +96,13 @@ export function App() {
   useEffect(() => {
     if (place) void load(place.chatId);
   }, [place?.chatId]);
+
+  // the private chat's menu button: the bot sets it at start-up, and per chat for another language
+  useEffect(() => {
+    if (userId === undefined) return;
+    setMenuButton(undefined);
+    void api.menuButton(userId).then(setMenuButton, () => setMenuButton(undefined));
+  }, [userId, place?.chatId]);
 
   useEffect(() => {
     const source = new EventSource("./api/events");
@@ -225,6 +235,7 @@ export function App() {
 
   function switchUser(id: number) {
     setUserId(id);
+    setMiniApp(undefined);
     setReplyTo(undefined);
     setCommands(undefined);
     setPlace((p) => (p && p.chatId === state!.group.id ? p : { chatId: id }));
@@ -283,23 +294,58 @@ export function App() {
     },
     reply: (view) => setReplyTo(view),
     pay(view) {
-      const key = payKey(view);
-      setPending((p) => new Map(p).set(key, key));
+      void payInvoice(payKey(view), { user: userId!, chatId: view.chatId, messageId: view.id }, true);
+    },
+    openApp(view, row, column) {
       void run(async () => {
-        try {
-          const outcome = await api.pay({ user: userId!, chatId: view.chatId, messageId: view.id });
-          if (outcome.ok) setPaid((p) => new Set(p).add(key));
-          else setAlertText(outcome.error ?? "The payment did not go through.");
-        } finally {
-          setPending((p) => {
-            const next = new Map(p);
-            next.delete(key);
-            return next;
-          });
-        }
+        const { url } = await api.openApp({
+          user: userId!,
+          chatId: view.chatId,
+          messageId: view.id,
+          row,
+          column,
+        });
+        const button = view.message.reply_markup?.inline_keyboard[row]?.[column];
+        setMiniApp({ url, title: button?.text ?? state!.bot.first_name });
       });
     },
   };
+
+  /**
+   * Pays as Telegram's payment form does, for an invoice in the chat and for
+   * one a Mini App opened alike: one payment at a time per key, the bot's
+   * refusal shown as an alert. `keepPaid`: an invoice message shows its
+   * receipt from then on (a link may be paid again).
+   */
+  async function payInvoice(key: string, body: PayRequest, keepPaid: boolean): Promise<boolean> {
+    setError(undefined);
+    setPending((p) => new Map(p).set(key, key));
+    try {
+      const outcome = await api.pay(body);
+      if (outcome.ok) {
+        if (keepPaid) setPaid((p) => new Set(p).add(key));
+        return true;
+      }
+      setAlertText(outcome.error ?? "The payment did not go through.");
+      return false;
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+      return false;
+    } finally {
+      setPending((p) => {
+        const next = new Map(p);
+        next.delete(key);
+        return next;
+      });
+    }
+  }
+
+  function openMenuApp() {
+    void run(async () => {
+      const { url } = await api.openApp({ user: userId!, chatId: userId! });
+      setMiniApp({ url, title: menuButton?.type === "web_app" ? menuButton.text : state!.bot.first_name });
+    });
+  }
 
   function pickInline(resultId: string) {
     const queryId = inline?.answer?.queryId;
@@ -391,6 +437,16 @@ export function App() {
           </div>
         ))}
       </div>
+      {miniApp ? (
+        <MiniAppPanel
+          url={miniApp.url}
+          title={miniApp.title}
+          user={userId}
+          payments={{ paid, pending: new Set(pending.values()) }}
+          payLink={(slug) => payInvoice(`link:${slug}`, { user: userId, slug }, false)}
+          onClose={() => setMiniApp(undefined)}
+        />
+      ) : null}
       {alertText ? (
         <div class="alert-backdrop">
           <div class="alert" role="alertdialog" data-testid="alert">
@@ -459,6 +515,11 @@ export function App() {
           void run(() => send(text));
         }}
       >
+        {!inGroup && menuButton?.type === "web_app" ? (
+          <button type="button" class="menu-app" data-testid="menu-app" dir="auto" onClick={openMenuApp}>
+            {menuButton.text}
+          </button>
+        ) : null}
         <button
           type="button"
           class="menu"

@@ -1,4 +1,5 @@
 import type { InlineKeyboardButton, Message } from "grammy/types";
+import type { ComponentChildren } from "preact";
 import type { MessageView } from "../feed-types";
 import { api } from "./api";
 import { FormattedText } from "./text";
@@ -10,6 +11,8 @@ export interface MessageActions {
   /** invoices paid from this page (payKey): they show their receipt instead of Pay */
   paid: Set<string>;
   reply(view: MessageView): void;
+  /** a web_app button: Telegram opens its Mini App over the chat */
+  openApp(view: MessageView, row: number, column: number): void;
   pending: Set<string>;
 }
 
@@ -75,26 +78,40 @@ export const formatPrice = (currency: string, amount: number) =>
 export const payKey = (view: MessageView) => `${view.chatId}:${view.id}:pay`;
 
 /** Pay, once: pressed while a payment runs does nothing, and a paid invoice shows that it is. */
-function PayButton({ view, actions, label }: { view: MessageView; actions: MessageActions; label: string }) {
-  const paid = actions.paid.has(payKey(view));
-  const pending = actions.pending.has(payKey(view));
+export function PayButton({
+  payment,
+  state,
+  label,
+  onPay,
+}: {
+  /** the payment's key in `state` (payKey for an invoice message) */
+  payment: string;
+  state: Pick<MessageActions, "paid" | "pending">;
+  label: string;
+  onPay(): void;
+}) {
+  const paid = state.paid.has(payment);
+  const pending = state.pending.has(payment);
   return (
     <button
       type="button"
       class={`key pay${pending ? " pending" : ""}`}
       disabled={paid || pending}
-      onClick={() => actions.pay(view)}
+      onClick={onPay}
     >
       {paid ? "✓ Paid" : label}
     </button>
   );
 }
 
-/** An invoice as Telegram draws it: title, description, price, and a Pay button unless the bot gave its own. */
-function Invoice({ view, actions }: { view: MessageView; actions: MessageActions }) {
-  const invoice = view.message.invoice;
-  if (!invoice) return null;
-  const price = formatPrice(invoice.currency, invoice.total_amount);
+/** What Telegram's invoice shows: title, description, price (test Stars), and its Pay button below. */
+export function InvoiceCard({
+  invoice,
+  children,
+}: {
+  invoice: { title: string; description: string; currency: string; total: number };
+  children?: ComponentChildren;
+}) {
   return (
     <div class="invoice" data-testid="invoice">
       <div class="invoice-title" dir="auto">
@@ -104,14 +121,30 @@ function Invoice({ view, actions }: { view: MessageView; actions: MessageActions
         {invoice.description}
       </div>
       <div class="invoice-price">
-        <strong>{price}</strong> <span class="test-badge">TEST</span>
+        <strong>{formatPrice(invoice.currency, invoice.total)}</strong> <span class="test-badge">TEST</span>
       </div>
+      {children}
+    </div>
+  );
+}
+
+/** An invoice message: its card, and a Pay button unless the bot gave its own. */
+function Invoice({ view, actions }: { view: MessageView; actions: MessageActions }) {
+  const invoice = view.message.invoice;
+  if (!invoice) return null;
+  return (
+    <InvoiceCard invoice={{ ...invoice, total: invoice.total_amount }}>
       {view.message.reply_markup ? null : (
         <div class="inline-keyboard">
-          <PayButton view={view} actions={actions} label={`Pay ${price}`} />
+          <PayButton
+            payment={payKey(view)}
+            state={actions}
+            onPay={() => actions.pay(view)}
+            label={`Pay ${formatPrice(invoice.currency, invoice.total_amount)}`}
+          />
         </div>
       )}
-    </div>
+    </InvoiceCard>
   );
 }
 
@@ -124,12 +157,29 @@ function Keyboard({ view, actions }: { view: MessageView; actions: MessageAction
       {rows.map((row, r) => (
         <div class="row" key={`${view.id}-${r}`}>
           {row.map((button: InlineKeyboardButton, c) =>
-            "url" in button && button.url ? (
+            "web_app" in button && button.web_app ? (
+              <button
+                type="button"
+                class="key webapp"
+                key={`${r}-${c}`}
+                dir="auto"
+                data-testid="webapp-button"
+                onClick={() => actions.openApp(view, r, c)}
+              >
+                {button.text}
+              </button>
+            ) : "url" in button && button.url ? (
               <a class="key" href={button.url} target="_blank" rel="noreferrer" key={`${r}-${c}`}>
                 {button.text} ↗
               </a>
             ) : invoice && "pay" in button && button.pay ? (
-              <PayButton view={view} actions={actions} label={button.text} key={`${r}-${c}`} />
+              <PayButton
+                payment={payKey(view)}
+                state={actions}
+                onPay={() => actions.pay(view)}
+                label={button.text}
+                key={`${r}-${c}`}
+              />
             ) : (
               <button
                 type="button"

@@ -5,6 +5,7 @@ import { badRequest } from "../errors";
 import type { Params } from "../params";
 import { botCommandsSchema, type CommandScope, commandScopeSchema, menuButtonSchema } from "../schemas";
 import type { MethodHandler, World } from "../world";
+import { checkWebAppUrl } from "./common";
 
 type ChatScope = Extract<CommandScope, { chat_id: number | string }>;
 
@@ -96,6 +97,20 @@ export function commandMenuFor(
     }
   }
   return [];
+}
+
+/** A menu button is the bot's default, or one private chat's: a chat the bot knows, never a group. */
+function menuButtonKey(w: World, p: Params): number | "default" {
+  if (!p.has("chat_id")) return "default";
+  const state = w.chats.find(p.chatId());
+  if (!state || (state.chat.type === "private" && !state.started)) throw badRequest("chat not found");
+  if (state.chat.type !== "private") throw badRequest("invalid chat_id specified");
+  return state.chat.id;
+}
+
+/** The menu button a private chat shows: its own, else the bot's default, else the command list. */
+export function menuButtonFor(w: World, chatId: number): MenuButton {
+  return w.menuButtons.get(chatId) ?? w.menuButtons.get("default") ?? { type: "commands" };
 }
 
 function profileField(field: "name" | "description" | "short_description", max: number) {
@@ -209,17 +224,18 @@ export const botMethods: Record<string, MethodHandler> = {
 
   setChatMenuButton(w, p) {
     const button = p.json("menu_button", menuButtonSchema, "menu button") ?? { type: "default" };
-    const key = p.has("chat_id") ? w.chats.target(p.chatId()).chat.id : "default";
+    if (button.type === "web_app") {
+      if (button.text.length < 1 || button.text.length > 64) throw badRequest("BUTTON_TEXT_INVALID");
+      checkWebAppUrl(w, button.web_app.url, "BUTTON_URL_INVALID");
+    }
+    const key = menuButtonKey(w, p);
     if (button.type === "default") w.menuButtons.delete(key);
     else w.menuButtons.set(key, button as MenuButton);
     return true;
   },
 
   getChatMenuButton(w, p) {
-    const key = p.has("chat_id") ? w.chats.target(p.chatId()).chat.id : "default";
-    return (
-      w.menuButtons.get(key) ??
-      (key === "default" ? { type: "commands" } : (w.menuButtons.get("default") ?? { type: "default" }))
-    );
+    const key = menuButtonKey(w, p);
+    return key === "default" ? (w.menuButtons.get(key) ?? { type: "commands" }) : menuButtonFor(w, key);
   },
 };

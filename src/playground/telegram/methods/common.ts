@@ -63,7 +63,25 @@ export function captionOf(w: World, p: Params) {
   );
 }
 
-function checkInlineButton(w: World, button: InlineButton): void {
+/**
+ * A Web App's address as Telegram takes it: http(s), and https only unless the
+ * rules allow plain http (Telegram's test environment does, and so do tests).
+ */
+export function checkWebAppUrl(w: World, url: string, error: string): void {
+  const allowed = w.rules.webAppRequireHttps ? /^https:\/\/\S+$/i : /^https?:\/\/\S+$/i;
+  if (!allowed.test(url)) throw badRequest(error);
+}
+
+/** Where a keyboard is shown: web_app buttons work only in a private chat with the bot, never in an inline message. */
+export interface MarkupPlace {
+  webApps: boolean;
+}
+
+export const placeOf = (chat: ChatState, inline = false): MarkupPlace => ({
+  webApps: chat.chat.type === "private" && !inline,
+});
+
+function checkInlineButton(w: World, button: InlineButton, place: MarkupPlace): void {
   const actions = inlineActions.filter((a) => button[a] !== undefined);
   if (button.text === "") throw badRequest("BUTTON_TEXT_INVALID");
   if (actions.length === 0) {
@@ -77,18 +95,27 @@ function checkInlineButton(w: World, button: InlineButton): void {
   }
   if (button.url !== undefined && !/^(https?|tg):\/\/\S+$/i.test(button.url))
     throw badRequest("BUTTON_URL_INVALID");
+  if (button.web_app !== undefined) {
+    if (!place.webApps) throw badRequest("BUTTON_TYPE_INVALID");
+    checkWebAppUrl(w, button.web_app.url, "BUTTON_URL_INVALID");
+  }
 }
 
 function isInlineKeyboard(markup: ReplyMarkup): markup is { inline_keyboard: InlineButton[][] } {
   return Array.isArray((markup as { inline_keyboard?: unknown }).inline_keyboard);
 }
 
-/** reply_markup, checked like Telegram; `inlineOnly` for edits and inline messages. */
-export function replyMarkupOf(w: World, p: Params, inlineOnly = false): ReplyMarkup | undefined {
+/** reply_markup, checked like Telegram for where it is shown; `inlineOnly` for edits and inline messages. */
+export function replyMarkupOf(
+  w: World,
+  p: Params,
+  place: MarkupPlace,
+  inlineOnly = false,
+): ReplyMarkup | undefined {
   const markup = p.json("reply_markup", replyMarkupSchema, "reply markup");
   if (!markup) return undefined;
   if (isInlineKeyboard(markup)) {
-    for (const row of markup.inline_keyboard) for (const button of row) checkInlineButton(w, button);
+    for (const row of markup.inline_keyboard) for (const button of row) checkInlineButton(w, button, place);
   } else if (inlineOnly) {
     throw badRequest("inline keyboard expected");
   }
@@ -153,7 +180,7 @@ export function sendContext(w: World, p: Params, options: { markup?: boolean } =
   const chat = w.chats.target(p.chatId());
   const reply = replyOf(chat, p);
   const thread = threadOf(chat, p, reply.reply_to_message);
-  const markup = options.markup === false ? undefined : replyMarkupOf(w, p);
+  const markup = options.markup === false ? undefined : replyMarkupOf(w, p, placeOf(chat));
   const extra: Record<string, unknown> = { ...reply, ...thread };
   if (markup && isInlineKeyboard(markup)) extra.reply_markup = markup;
   if (p.bool("protect_content")) extra.has_protected_content = true;

@@ -12,6 +12,7 @@ import {
   countFlood,
   editableMessage,
   formattedCaption,
+  placeOf,
   postBotMessage,
   replyMarkupOf,
   sendContext,
@@ -244,7 +245,7 @@ export const mediaMethods: Record<string, MethodHandler> = {
       throw badRequest("there is no caption in the message to edit");
     }
     const caption = captionOf(w, p);
-    const markup = replyMarkupOf(w, p, true);
+    const markup = replyMarkupOf(w, p, placeOf(chat, inline), true);
     const { caption: _c, caption_entities: _e, reply_markup: _r, ...rest } = stored.message;
     const edited = applyEdit(w, chat, stored, {
       ...rest,
@@ -267,7 +268,7 @@ export const mediaMethods: Record<string, MethodHandler> = {
     if (inline && input.kind === "upload") throw badRequest(inlineUploadRefused);
     if (stored.message.media_group_id) checkAlbumKinds([item.type, ...albumKinds(chat, stored.message)]);
     const caption = formattedCaption(w, item.caption, item.parse_mode, item.caption_entities);
-    const markup = replyMarkupOf(w, p, true);
+    const markup = replyMarkupOf(w, p, placeOf(chat, inline), true);
     const { file, reused } = await resolveFile(w, input, item.type);
     const rest: Record<string, unknown> = { ...stored.message };
     for (const key of [

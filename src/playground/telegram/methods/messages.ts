@@ -10,6 +10,7 @@ import {
   countFlood,
   editableMessage,
   formattedText,
+  placeOf,
   postBotMessage,
   replyMarkupOf,
   sendContext,
@@ -51,7 +52,7 @@ export const messageMethods: Record<string, MethodHandler> = {
     const { chat, stored, inline } = editableMessage(w, p);
     if (stored.message.text === undefined) throw badRequest("there is no text in the message to edit");
     const text = formattedText(w, p);
-    const markup = replyMarkupOf(w, p, true);
+    const markup = replyMarkupOf(w, p, placeOf(chat, inline), true);
     const { text: _t, entities: _e, reply_markup: _r, ...rest } = stored.message;
     const edited = applyEdit(w, chat, stored, {
       ...rest,
@@ -63,7 +64,7 @@ export const messageMethods: Record<string, MethodHandler> = {
 
   editMessageReplyMarkup(w, p) {
     const { chat, stored, inline } = editableMessage(w, p);
-    const markup = replyMarkupOf(w, p, true);
+    const markup = replyMarkupOf(w, p, placeOf(chat, inline), true);
     const { reply_markup: _r, ...rest } = stored.message;
     const edited = applyEdit(w, chat, stored, {
       ...rest,

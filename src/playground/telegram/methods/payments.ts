@@ -1,48 +1,47 @@
+import { randomBytes } from "node:crypto";
 import { badRequest } from "../errors";
+import type { Params } from "../params";
 import { pricesSchema } from "../schemas";
-import type { MethodHandler, World } from "../world";
+import type { InvoiceLinkState, MethodHandler, World } from "../world";
 import { countFlood, postBotMessage, sendContext } from "./common";
 
 export const paymentMethods: Record<string, MethodHandler> = {
   sendInvoice(w, p) {
     const { chat, extra, markup } = sendContext(w, p);
-    const title = p.string("title") ?? "";
-    const description = p.string("description") ?? "";
-    const payload = p.string("payload") ?? "";
-    const currency = p.string("currency") ?? "";
-    const prices = p.json("prices", pricesSchema, "prices") ?? [];
-    if (title.length < 1 || title.length > 32) throw badRequest("INVOICE_TITLE_INVALID");
-    if (description.length < 1 || description.length > 255) throw badRequest("INVOICE_DESCRIPTION_INVALID");
-    const payloadBytes = Buffer.byteLength(payload, "utf8");
-    if (payloadBytes < 1 || payloadBytes > 128) throw badRequest("INVOICE_PAYLOAD_INVALID");
-    if (!/^[A-Z]{3}$/.test(currency)) throw badRequest("CURRENCY_INVALID");
-    if (prices.length === 0) throw badRequest("prices is empty");
-    if (prices.some((price) => price.amount <= 0)) throw badRequest("CURRENCY_TOTAL_AMOUNT_INVALID");
-    if (currency === "XTR") {
-      if (p.string("provider_token")) throw badRequest("PAYMENT_PROVIDER_INVALID");
-      if (prices.length !== 1) throw badRequest("STARS_INVOICE_INVALID");
-    } else if (!p.string("provider_token")) {
-      throw badRequest("PAYMENT_PROVIDER_INVALID");
-    }
-    const total = prices.reduce((sum, price) => sum + price.amount, 0);
+    const invoice = invoiceOf(w, p);
     countFlood(w, chat);
     const message = postBotMessage(
       w,
       chat,
       {
         invoice: {
-          title,
-          description,
+          title: invoice.title,
+          description: invoice.description,
           start_parameter: p.string("start_parameter") ?? "",
-          currency,
-          total_amount: total,
+          currency: invoice.currency,
+          total_amount: invoice.total,
         },
         ...extra,
       },
       markup,
     );
-    w.invoices.set(`${chat.chat.id}:${message.message_id}`, { payload, currency, total });
+    w.invoices.set(`${chat.chat.id}:${message.message_id}`, {
+      payload: invoice.payload,
+      currency: invoice.currency,
+      total: invoice.total,
+    });
     return message;
+  },
+
+  /** A link anyone may pay, any number of times (a Mini App opens it with openInvoice). */
+  createInvoiceLink(w, p) {
+    const invoice = invoiceOf(w, p);
+    const period = p.int("subscription_period");
+    if (period !== undefined && (invoice.currency !== "XTR" || period !== 30 * 24 * 3600))
+      throw badRequest("SUBSCRIPTION_PERIOD_INVALID");
+    const slug = randomBytes(12).toString("base64url");
+    w.invoiceLinks.set(slug, invoice);
+    return `https://t.me/$${slug}`;
   },
 
   refundStarPayment(w, p) {
@@ -82,6 +81,31 @@ export const paymentMethods: Record<string, MethodHandler> = {
     return { transactions: starTransactions(w).slice(offset, offset + limit) };
   },
 };
+
+/** An invoice's fields, checked as sendInvoice and createInvoiceLink both check them. */
+function invoiceOf(w: World, p: Params): InvoiceLinkState {
+  const title = p.string("title") ?? "";
+  const description = p.string("description") ?? "";
+  const payload = p.string("payload") ?? "";
+  const currency = p.string("currency") ?? "";
+  const prices = p.json("prices", pricesSchema, "prices") ?? [];
+  if (title.length < 1 || title.length > 32) throw badRequest("INVOICE_TITLE_INVALID");
+  if (description.length < 1 || description.length > 255) throw badRequest("INVOICE_DESCRIPTION_INVALID");
+  const payloadBytes = Buffer.byteLength(payload, "utf8");
+  if (payloadBytes < 1 || payloadBytes > 128) throw badRequest("INVOICE_PAYLOAD_INVALID");
+  if (!/^[A-Z]{3}$/.test(currency)) throw badRequest("CURRENCY_INVALID");
+  if (prices.length === 0) throw badRequest("prices is empty");
+  if (prices.some((price) => price.amount <= 0)) throw badRequest("CURRENCY_TOTAL_AMOUNT_INVALID");
+  const total = prices.reduce((sum, price) => sum + price.amount, 0);
+  if (currency === "XTR") {
+    if (p.string("provider_token")) throw badRequest("PAYMENT_PROVIDER_INVALID");
+    if (prices.length !== 1) throw badRequest("STARS_INVOICE_INVALID");
+    if (total > w.rules.maxStarsPerInvoice) throw badRequest("CURRENCY_TOTAL_AMOUNT_INVALID");
+  } else if (!p.string("provider_token")) {
+    throw badRequest("PAYMENT_PROVIDER_INVALID");
+  }
+  return { title, description, payload, currency, total };
+}
 
 /**
  * The bot's Stars account, newest first: each paid invoice is an incoming

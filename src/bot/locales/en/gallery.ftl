@@ -1,0 +1,2 @@
+# the Mini App: the button under results and in /history, and the chat's menu button
+btn-gallery = 🖼 Gallery

@@ -1,0 +1,77 @@
+import type { MiddlewareHandler } from "hono";
+import type { TranslateFor } from "../bot/i18n";
+import type { Logger } from "../lib/logger";
+import type { RateWindow } from "../lib/rate-window";
+import { type Language, languageFromCode } from "../users/language";
+import type { UserRecord, Users } from "../users/users";
+import { fail } from "./answers";
+import { type AppCaller, callerOf } from "./auth";
+
+/** What every handler of the API knows once the guards let a request in. */
+export interface AppEnv {
+  Variables: { caller: AppCaller; account: UserRecord; language: Language };
+}
+
+export interface GuardDeps {
+  botToken: string;
+  users: Pick<Users, "get" | "touch">;
+  adminIds: readonly number[];
+  t: TranslateFor;
+}
+
+/**
+ * Every call: the caller is who a valid initData says (401 otherwise, before
+ * anything is read or written), recorded as seen like a chat update records
+ * its sender, and stopped with the chat's banned notice when an admin banned
+ * them (admins never are).
+ */
+export function callerGuard(deps: GuardDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const caller = callerOf(c.req.header("authorization"), deps.botToken);
+    if (!caller) return fail(c, { error: "unauthorized" });
+    const known = await deps.users.get(caller.id);
+    const account = await deps.users.touch(
+      {
+        id: caller.id,
+        first_name: caller.firstName,
+        username: caller.username,
+        language_code: caller.languageCode,
+      },
+      undefined,
+      known,
+    );
+    const language = languageFromCode(account.language);
+    if (account.bannedAt !== null && !deps.adminIds.includes(caller.id)) {
+      return fail(c, { error: "banned", message: deps.t(language, "banned-notice") });
+    }
+    c.set("caller", caller);
+    c.set("account", account);
+    c.set("language", language);
+    await next();
+  };
+}
+
+/**
+ * What spends (a generation, a send to the chat, an upload, an invoice) counts
+ * in the same per-user window as the user's chat updates: one budget for both.
+ */
+export function spendingLimit(
+  window: RateWindow,
+  deps: Pick<GuardDeps, "adminIds" | "t"> & { logger: Logger },
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const { id } = c.get("caller");
+    if (deps.adminIds.includes(id)) return next();
+    const verdict = await window.verdict(String(id), (err) =>
+      deps.logger.warn({ err }, "rate limit: redis failed, letting the request pass"),
+    );
+    if (verdict !== "pass") {
+      return fail(c, {
+        error: "rate_limited",
+        message: deps.t(c.get("language"), "rate-limited"),
+        retryAfterSeconds: Math.ceil(window.windowMs / 1000),
+      });
+    }
+    await next();
+  };
+}

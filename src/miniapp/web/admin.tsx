@@ -1,0 +1,287 @@
+import { useEffect, useState } from "preact/hooks";
+import { operations } from "../../media/catalog";
+import type { BroadcastSummary, BroadcastsResponse, DayStats, StatsResponse, TodayStats } from "../contract";
+import type { Key } from "./i18n";
+import { ErrorLine, Loading, Num, useEnv } from "./shared";
+
+const days = 30;
+
+/** States by what came of them (the chat's /stats lists each state; a chart wants three). */
+const outcomeOf: Record<string, "ok" | "failed" | "running"> = {
+  completed: "ok",
+  delivering: "ok",
+  delivered: "ok",
+  failed: "failed",
+  rejected: "failed",
+  expired: "failed",
+  cancelled: "failed",
+};
+
+interface Series {
+  name: string;
+  label: string;
+  values: number[];
+}
+
+/** The /stats numbers by day as charts (inline SVG), today's exactly as /stats shows them, and the broadcasts. */
+export function Admin() {
+  const { api, w } = useEnv();
+  const [stats, setStats] = useState<StatsResponse>();
+  const [broadcasts, setBroadcasts] = useState<BroadcastsResponse>();
+  const [error, setError] = useState<unknown>();
+  const load = () => {
+    setError(undefined);
+    api.stats(days).then(setStats, setError);
+    api.broadcasts().then(setBroadcasts, setError);
+  };
+  useEffect(load, [api]);
+
+  if (error !== undefined) return <ErrorLine error={error} onRetry={load} />;
+  if (!stats) return <Loading />;
+  const list = stats.days;
+  const count = (d: DayStats, keep: (g: DayStats["generations"][number]) => boolean) =>
+    d.generations.filter(keep).reduce((sum, g) => sum + g.count, 0);
+  const byOperation: Series[] = operations.map((op) => ({
+    name: op,
+    label: w.op(op),
+    values: list.map((d) => count(d, (g) => g.operation === op)),
+  }));
+  const byOutcome: Series[] = (["ok", "failed", "running"] as const).map((outcome) => ({
+    name: outcome,
+    label: w.t(`outcome-${outcome}`),
+    values: list.map((d) => count(d, (g) => (outcomeOf[g.state] ?? "running") === outcome)),
+  }));
+  const credits: Series[] = (["sold", "spent", "held"] as const).map((name) => ({
+    name,
+    label: w.t(`series-${name}`),
+    values: list.map((d) => d[name]),
+  }));
+  const margin: Series[] = [
+    { name: "margin", label: w.t("admin-margin"), values: list.map((d) => d.margin) },
+  ];
+  const labels = list.map((d) => d.day);
+
+  return (
+    <section class="admin" data-testid="admin">
+      <p class="hint">{w.t("admin-days", { days })}</p>
+      <Chart
+        testid="chart-generations"
+        title={w.t("admin-generations")}
+        labels={labels}
+        series={byOperation}
+        kind="stack"
+      />
+      <Chart
+        testid="chart-outcomes"
+        title={w.t("admin-outcomes")}
+        labels={labels}
+        series={byOutcome}
+        kind="stack"
+      />
+      <Chart
+        testid="chart-credits"
+        title={w.t("admin-credits")}
+        labels={labels}
+        series={credits}
+        kind="lines"
+      />
+      <Chart testid="chart-margin" title={w.t("admin-margin")} labels={labels} series={margin} kind="stack" />
+      <Today today={stats.today} />
+      <h2>{w.t("admin-broadcasts")}</h2>
+      {broadcasts && broadcasts.items.length === 0 && <p class="hint">{w.t("admin-broadcasts-empty")}</p>}
+      {broadcasts && broadcasts.items.length > 0 && (
+        <ul class="broadcasts" data-testid="broadcasts">
+          {broadcasts.items.map((b) => (
+            <Broadcast key={b.id} b={b} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Broadcast({ b }: { b: BroadcastSummary }) {
+  const { w } = useEnv();
+  return (
+    <li data-testid="broadcast" data-id={b.id} data-state={b.state}>
+      <p class="clip" dir="auto">
+        {b.text}
+      </p>
+      <p class="hint">
+        {w.date(b.createdAt)} · <Num value={b.counts.total} testid="broadcast-total" />
+      </p>
+      <p class="counts">
+        {(["sent", "blocked", "failed", "unconfirmed", "pending"] as const).map((k) => (
+          <span key={k} class="count-item">
+            {w.t(`bc-${k}` as Key)} <Num value={b.counts[k]} testid={`broadcast-${k}`} />
+          </span>
+        ))}
+      </p>
+    </li>
+  );
+}
+
+/** Today's figures, the same numbers /stats reads (collectStats), each with data-testid `stat-…`. */
+function Today({ today }: { today: TodayStats }) {
+  const { w } = useEnv();
+  const requests = today.generations.reduce((sum, g) => sum + g.counts.today, 0);
+  const row = (label: string, testid: string, value: number) => (
+    <div class="fact">
+      <dt>{label}</dt>
+      <dd>
+        <Num value={value} testid={testid} />
+      </dd>
+    </div>
+  );
+  const c = today.credits;
+  return (
+    <>
+      <h2>{w.t("admin-today")}</h2>
+      <dl class="facts" data-testid="today">
+        {row(w.t("stat-users"), "stat-users-total", today.users.total)}
+        <div class="fact">
+          <dt>{w.t("stat-active")}</dt>
+          <dd>
+            <Num value={today.users.active1} testid="stat-users-active1" /> /{" "}
+            <Num value={today.users.active7} testid="stat-users-active7" /> /{" "}
+            <Num value={today.users.active30} testid="stat-users-active30" />
+          </dd>
+        </div>
+        {row(w.t("stat-blocked"), "stat-users-blocked", today.users.blocked)}
+        {row(w.t("stat-banned"), "stat-users-banned", today.users.banned)}
+        {row(w.t("stat-requests-today"), "stat-requests-today", requests)}
+        {operations.map((op) => {
+          const mine = today.generations.filter((g) => g.operation === op && g.counts.today > 0);
+          if (mine.length === 0) return null;
+          return (
+            <div class="fact" key={op}>
+              <dt>{w.op(op)}</dt>
+              <dd>
+                {mine.map((g) => (
+                  <span key={g.state} class="state">
+                    {g.state} <Num value={g.counts.today} testid={`stat-today-${op}-${g.state}`} />
+                  </span>
+                ))}
+              </dd>
+            </div>
+          );
+        })}
+        {row(w.t("stat-granted"), "stat-credits-granted", c.granted)}
+        {row(w.t("stat-sold"), "stat-credits-sold", c.sold)}
+        {row(w.t("stat-adjusted"), "stat-credits-adjusted", c.adjusted)}
+        {row(w.t("stat-held"), "stat-credits-held", c.held)}
+        {row(w.t("stat-charged"), "stat-credits-charged", c.charged)}
+        {row(w.t("stat-refunded"), "stat-credits-refunded", c.refunded)}
+        {row(w.t("stat-spent"), "stat-service-spent", today.service.spent)}
+        {row(w.t("stat-margin"), "stat-margin", today.margin)}
+      </dl>
+    </>
+  );
+}
+
+const width = 320;
+const height = 140;
+const pad = { top: 8, right: 8, bottom: 18, left: 34 };
+
+/** Bars (stacked) or lines by day, drawn as SVG: a chart library would weigh more than the page. */
+function Chart(props: {
+  testid: string;
+  title: string;
+  labels: string[];
+  series: Series[];
+  kind: "stack" | "lines";
+}) {
+  const { w } = useEnv();
+  const n = props.labels.length;
+  const sums = props.labels.map((_, i) =>
+    props.kind === "stack"
+      ? props.series.reduce(
+          (acc, s) => {
+            const v = s.values[i] ?? 0;
+            return v >= 0 ? { up: acc.up + v, down: acc.down } : { up: acc.up, down: acc.down + v };
+          },
+          { up: 0, down: 0 },
+        )
+      : {
+          up: Math.max(0, ...props.series.map((s) => s.values[i] ?? 0)),
+          down: Math.min(0, ...props.series.map((s) => s.values[i] ?? 0)),
+        },
+  );
+  const top = Math.max(1, ...sums.map((s) => s.up));
+  const bottom = Math.min(0, ...sums.map((s) => s.down));
+  const plotW = width - pad.left - pad.right;
+  const plotH = height - pad.top - pad.bottom;
+  const y = (v: number) => pad.top + ((top - v) / (top - bottom)) * plotH;
+  const slot = plotW / Math.max(1, n);
+  const x = (i: number) => pad.left + i * slot;
+  const total = props.series.reduce((sum, s) => sum + s.values.reduce((a, b) => a + b, 0), 0);
+
+  const shapes = [];
+  if (props.kind === "stack") {
+    for (let i = 0; i < n; i++) {
+      let up = 0;
+      let down = 0;
+      for (const [k, s] of props.series.entries()) {
+        const v = s.values[i] ?? 0;
+        if (v === 0) continue;
+        const from = v > 0 ? up : down;
+        const to = from + v;
+        if (v > 0) up = to;
+        else down = to;
+        shapes.push(
+          <rect
+            key={`${i}-${k}`}
+            class={`s${k}`}
+            x={x(i) + slot * 0.15}
+            width={slot * 0.7}
+            y={Math.min(y(from), y(to))}
+            height={Math.abs(y(from) - y(to))}
+          >
+            <title>{`${props.labels[i]} · ${s.label}: ${w.num(v)}`}</title>
+          </rect>,
+        );
+      }
+    }
+  } else {
+    for (const [k, s] of props.series.entries()) {
+      const points = s.values.map((v, i) => `${x(i) + slot / 2},${y(v)}`).join(" ");
+      shapes.push(<polyline key={k} class={`s${k}`} points={points} />);
+    }
+  }
+  return (
+    <figure class="chart" data-testid={props.testid} data-total={total}>
+      <figcaption>{props.title}</figcaption>
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={props.title} dir="ltr">
+        <line class="axis" x1={pad.left} x2={width - pad.right} y1={y(0)} y2={y(0)} />
+        <text class="tick" x={pad.left - 4} y={y(top) + 4} text-anchor="end">
+          {w.num(top)}
+        </text>
+        {bottom < 0 && (
+          <text class="tick" x={pad.left - 4} y={y(bottom)} text-anchor="end">
+            {w.num(bottom)}
+          </text>
+        )}
+        {n > 0 && (
+          <>
+            <text class="tick" x={pad.left} y={height - 4}>
+              {props.labels[0]?.slice(5)}
+            </text>
+            <text class="tick" x={width - pad.right} y={height - 4} text-anchor="end">
+              {props.labels[n - 1]?.slice(5)}
+            </text>
+          </>
+        )}
+        {shapes}
+      </svg>
+      {props.series.length > 1 && (
+        <ul class="legend">
+          {props.series.map((s, k) => (
+            <li key={s.name}>
+              <i class={`s${k}`} /> {s.label}
+            </li>
+          ))}
+        </ul>
+      )}
+    </figure>
+  );
+}

@@ -1,0 +1,147 @@
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import type { Balance, CreditsResponse, Pack } from "../contract";
+import { ErrorLine, failureText, Loading, Num, useEnv } from "./shared";
+import { telegram } from "./telegram";
+
+/** After a paid invoice the credits come with Telegram's successful_payment update: look a few times. */
+const afterPaymentChecks = [500, 1000, 2000, 4000, 8000];
+
+/** Balance, held credits, the latest movements, and the packs: Buy opens a Stars invoice in Telegram. */
+export function Credits(props: { onBalance(balance: Balance): void }) {
+  const { api, w } = useEnv();
+  const [data, setData] = useState<CreditsResponse>();
+  const [error, setError] = useState<unknown>();
+  const [buying, setBuying] = useState<string>();
+  const [status, setStatus] = useState<{ kind: "ok" | "error"; text: string }>();
+  const onBalance = useRef(props.onBalance);
+  onBalance.current = props.onBalance;
+
+  const load = useCallback(
+    () =>
+      api.credits().then(
+        (answer) => {
+          setData(answer);
+          setError(undefined);
+          onBalance.current(answer.balance);
+          return answer;
+        },
+        (err: unknown) => {
+          setError(err);
+          return undefined;
+        },
+      ),
+    [api],
+  );
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  useEffect(
+    () =>
+      telegram.onInvoiceClosed(({ status: closed }) => {
+        setBuying(undefined);
+        if (closed === "paid") {
+          setStatus({ kind: "ok", text: w.t("buy-paid") });
+          const before = data?.balance.available;
+          const timers = afterPaymentChecks.map((ms) =>
+            setTimeout(async () => {
+              const answer = await load();
+              if (answer && answer.balance.available !== before) timers.forEach(clearTimeout);
+            }, ms),
+          );
+        } else if (closed === "cancelled") setStatus({ kind: "ok", text: w.t("buy-cancelled") });
+        else setStatus({ kind: "error", text: w.t("buy-failed") });
+      }),
+    [load, data, w],
+  );
+
+  const buy = async (packId: string) => {
+    if (buying) return;
+    setBuying(packId);
+    setStatus(undefined);
+    try {
+      const { invoiceLink } = await api.buy({ packId });
+      if (!telegram.openInvoice(invoiceLink)) {
+        setBuying(undefined);
+        setStatus({ kind: "error", text: w.t("buy-no-telegram") });
+      }
+    } catch (err) {
+      setBuying(undefined);
+      setStatus({ kind: "error", text: failureText(w, err) });
+    }
+  };
+
+  if (!data) return error === undefined ? <Loading /> : <ErrorLine error={error} onRetry={load} />;
+  return (
+    <section class="credits" data-testid="credits">
+      <div class="balance">
+        <div>
+          <span class="big">
+            <Num value={data.balance.available} testid="balance-available" />
+          </span>
+          <span class="hint">{w.t("balance-available")}</span>
+        </div>
+        <div>
+          <span class="big">
+            <Num value={data.balance.held} testid="balance-held" />
+          </span>
+          <span class="hint">{w.t("balance-held")}</span>
+        </div>
+      </div>
+
+      <h2>{w.t("packs")}</h2>
+      {data.packs.length === 0 && <p class="hint">{w.t("buy-off")}</p>}
+      <ul class="packs">
+        {data.packs.map((pack) => (
+          <PackItem key={pack.id} pack={pack} busy={buying} onBuy={buy} />
+        ))}
+      </ul>
+      {status && (
+        <p class={status.kind === "ok" ? "notice" : "error"} role="status" data-testid="buy-status">
+          {status.text}
+        </p>
+      )}
+
+      <h2>{w.t("movements")}</h2>
+      {data.entries.length === 0 ? (
+        <p class="hint" data-testid="movements-empty">
+          {w.t("movements-empty")}
+        </p>
+      ) : (
+        <ul class="movements" data-testid="movements">
+          {data.entries.map((e, i) => (
+            <li key={`${e.at}-${i}`} data-testid="movement" data-label={e.label}>
+              <span dir="auto">{w.entry(e)}</span>
+              <time class="hint" dateTime={e.at}>
+                {w.date(e.at)}
+              </time>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function PackItem(props: { pack: Pack; busy: string | undefined; onBuy(packId: string): void }) {
+  const { w } = useEnv();
+  const { pack } = props;
+  return (
+    <li data-testid="pack" data-pack={pack.id}>
+      <span>
+        {w.t("pack", { credits: pack.credits })}
+        {pack.bonus > 0 && <span class="bonus"> {w.t("pack-bonus", { bonus: pack.bonus })}</span>}
+      </span>
+      <button
+        type="button"
+        class="primary"
+        data-testid={`buy-${pack.id}`}
+        disabled={props.busy !== undefined}
+        aria-busy={props.busy === pack.id}
+        onClick={() => props.onBuy(pack.id)}
+      >
+        {w.t("pack-buy", { stars: pack.stars })}
+      </button>
+    </li>
+  );
+}

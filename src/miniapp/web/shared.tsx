@@ -1,0 +1,77 @@
+import { createContext } from "preact";
+import { useContext } from "preact/hooks";
+import type { Api } from "./api";
+import { ApiFailure } from "./api";
+import type { Key, Words } from "./i18n";
+
+/** What every part of the page reads: the API bound to this user's initData, and the words. */
+export interface Env {
+  api: Api;
+  w: Words;
+}
+
+export const EnvContext = createContext<Env | undefined>(undefined);
+
+export function useEnv(): Env {
+  const env = useContext(EnvContext);
+  if (!env) throw new Error("no EnvContext");
+  return env;
+}
+
+/** The user's words for a failure: the server's own (in the user's language) when it sent some. */
+export function failureText(w: Words, err: unknown): string {
+  if (!(err instanceof ApiFailure)) return w.t("err-generic");
+  if (err.status === 0) return w.t("err-network");
+  const body = err.body;
+  if (body?.message) return body.message;
+  if (body?.error === "insufficient" && body.price !== undefined && body.available !== undefined)
+    return w.t("insufficient", { price: body.price, available: body.available });
+  const known: Partial<Record<string, Key>> = {
+    unauthorized: "err-unauthorized",
+    rate_limited: "err-rate_limited",
+    not_found: "err-not_found",
+    price_changed: "price-changed",
+  };
+  const key = body && known[body.error];
+  return w.t(key ?? "err-generic");
+}
+
+export function ErrorLine(props: { error: unknown; onRetry?: () => void }) {
+  const { w } = useEnv();
+  return (
+    <div class="error" role="alert" data-testid="error">
+      <span>{failureText(w, props.error)}</span>
+      {props.onRetry && (
+        <button type="button" class="link" onClick={props.onRetry}>
+          {w.t("retry")}
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Loading() {
+  const { w } = useEnv();
+  return (
+    <div class="loading" role="status" aria-live="polite" data-testid="loading">
+      {w.t("loading")}
+    </div>
+  );
+}
+
+/** A number shown in the reader's digits, its plain value kept in data-value for machines. */
+export function Num(props: { value: number; testid?: string }) {
+  const { w } = useEnv();
+  return (
+    <bdi data-value={props.value} data-testid={props.testid}>
+      {w.num(props.value)}
+    </bdi>
+  );
+}
+
+/** A key for one press of Confirm (the API makes one generation per key); getRandomValues works over plain http too. */
+export function newKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join(
+    "",
+  );
+}

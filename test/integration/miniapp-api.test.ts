@@ -1,0 +1,264 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { collectStats } from "../../src/admin/stats";
+import { encodePng } from "../../src/lib/png";
+import type {
+  BroadcastsResponse,
+  CreditsResponse,
+  GalleryResponse,
+  GenerateResponse,
+  MeResponse,
+  PresetResponse,
+  QuoteResponse,
+  ResultResponse,
+  StatsResponse,
+  UploadResponse,
+} from "../../src/miniapp/contract";
+import { parsePayload } from "../../src/payments/packs";
+import type { TestUser } from "../../src/playground/telegram";
+import { eventually, type Harness, startedUser, startHarness } from "../support/harness";
+import { appClient } from "../support/miniapp";
+
+const WELCOME = 100;
+const picture = { operation: "image", model: "nano-core-2", imageSize: "1:1", numImages: 1 } as const;
+
+/** The Mini App's API on the real runtime: the same generations, ledger, delivery and /stats as the chat. */
+describe("the Mini App's API", () => {
+  let h: Harness;
+  let admin: TestUser;
+  beforeAll(async () => {
+    // the stand-in numbers users from 5000000001: the first one made is the admin
+    h = await startHarness({ env: { ADMIN_IDS: "5000000001" } });
+    admin = await startedUser(h);
+  });
+  afterAll(async () => h?.stop());
+
+  /** A picture made through the app, arrived in the chat; its generation id. */
+  async function madeInApp(user: TestUser, prompt: string, key: string): Promise<string> {
+    const app = appClient(h, user);
+    const made = await app.post<GenerateResponse>("/generate", { key, request: { ...picture, prompt } });
+    expect(made.status).toBe(200);
+    await user.waitFor((m) => Boolean(m.photo) && (m.caption ?? "").includes(prompt));
+    await eventually(async () =>
+      (await h.runtime.generations.get(made.body.id))?.state === "delivered" ? true : undefined,
+    );
+    return made.body.id;
+  }
+
+  test("/me: who initData names, the balance, not an admin, the packs for sale", async () => {
+    const user = await startedUser(h);
+    const me = await appClient(h, user).get<MeResponse>("/me");
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({
+      user: { id: user.id, firstName: "Tester", language: "en" },
+      balance: { available: WELCOME, held: 0 },
+      isAdmin: false,
+      packs: h.config.creditPacks.map(({ id, credits, bonus, stars }) => ({ id, credits, bonus, stars })),
+    });
+    expect((await appClient(h, admin).get<MeResponse>("/me")).body.isAdmin).toBe(true);
+  });
+
+  test("a picture made in the app arrives in the chat and in the gallery, at the quoted price, with its options", async () => {
+    const user = await startedUser(h);
+    const app = appClient(h, user);
+    const quote = await app.post<QuoteResponse>("/quote", { request: picture });
+    expect(quote.body).toEqual({ credits: 4, available: WELCOME });
+
+    const id = await madeInApp(user, "a red lighthouse", "press-0001");
+    expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: WELCOME - 4, held: 0 });
+
+    const gallery = await app.get<GalleryResponse>("/gallery");
+    expect(gallery.status).toBe(200);
+    expect(gallery.body.next).toBeNull();
+    expect(gallery.body.items).toHaveLength(1);
+    const [item] = gallery.body.items;
+    expect(item).toMatchObject({ id, operation: "image", prompt: "a red lighthouse", cost: 4 });
+    expect(item?.media).toHaveLength(1);
+    expect(item?.media[0]?.kind).toBe("photo");
+    // through our signed file URLs: the bytes of the stored result
+    const file = await fetch(item!.media[0]!.url);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toMatch(/^image\//);
+
+    const result = await app.get<ResultResponse>(`/results/${id}`);
+    expect(result.body).toMatchObject({
+      id,
+      cost: 4,
+      upscale: false,
+      options: { model: "nano-core-2", imageSize: "1:1", numImages: 1 },
+      actions: { again: true, edit: true, upscale: true },
+    });
+  });
+
+  test("the gallery pages newest first by its cursor, and filters by operation", async () => {
+    const user = await startedUser(h);
+    const app = appClient(h, user);
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) ids.push(await madeInApp(user, `page picture ${n}`, `page-key-${n}`));
+    const first = await app.get<GalleryResponse>("/gallery?limit=2");
+    expect(first.body.items.map((i) => i.id)).toEqual([ids[2], ids[1]]);
+    expect(first.body.next).toBe(ids[1]);
+    const second = await app.get<GalleryResponse>(`/gallery?limit=2&before=${first.body.next}`);
+    expect(second.body.items.map((i) => i.id)).toEqual([ids[0]]);
+    expect(second.body.next).toBeNull();
+    expect((await app.get<GalleryResponse>("/gallery?operation=video")).body.items).toEqual([]);
+    expect((await app.get<GalleryResponse>("/gallery?operation=image")).body.items).toHaveLength(3);
+  });
+
+  test("presets are the chat's result buttons: again, edit its pictures, ⬆️ 4K with the chat's model", async () => {
+    const user = await startedUser(h);
+    const app = appClient(h, user);
+    const id = await madeInApp(user, "a green door", "preset-key-1");
+    const again = await app.get<PresetResponse>(`/results/${id}/preset?action=again`);
+    expect(again.body).toEqual({
+      operation: "image",
+      request: { model: "nano-core-2", imageSize: "1:1", numImages: 1, prompt: "a green door" },
+      upscale: false,
+    });
+    const edit = await app.get<PresetResponse>(`/results/${id}/preset?action=edit`);
+    expect(edit.body).toEqual({
+      operation: "edit",
+      request: { images: [{ kind: "result", id, picture: 0 }], imageSize: "1:1" },
+      upscale: false,
+    });
+    const up = await app.get<PresetResponse>(`/results/${id}/preset?action=upscale&picture=0`);
+    expect(up.body).toMatchObject({
+      operation: "edit",
+      upscale: true,
+      // the cheapest model making 4K pictures in the default table, as the chat's ⬆️ 4K panel says
+      request: { model: "beta-image-2-5-flare", resolution: "4K", numImages: 1, imageSize: "1:1" },
+    });
+    expect((await app.get(`/results/${id}/preset?action=upscale&picture=3`)).status).toBe(409);
+
+    // the 4K preset confirmed as it is: an edit of the result's own picture, charged its quoted price
+    const { operation: _op, ...request } = up.body.request as Record<string, unknown>;
+    const before = await h.runtime.ledger.account(user.id);
+    const made = await app.post<GenerateResponse>("/generate", {
+      key: "upscale-key-1",
+      request: { operation: "edit", ...request },
+    });
+    expect(made.status).toBe(200);
+    expect(made.body.price).toBe(12);
+    await eventually(async () =>
+      (await h.runtime.generations.get(made.body.id))?.state === "delivered" ? true : undefined,
+    );
+    expect((await h.runtime.ledger.account(user.id)).available).toBe(before.available - 12);
+  });
+
+  test("send to chat: the result comes again by its file ids, with the result's buttons, at no cost", async () => {
+    const user = await startedUser(h);
+    const app = appClient(h, user);
+    const id = await madeInApp(user, "a blue kite", "resend-key-1");
+    const g = await h.runtime.generations.get(id);
+    const before = await h.runtime.ledger.account(user.id);
+    const sent = await app.post(`/results/${id}/resend`);
+    expect(sent).toEqual({ status: 200, body: { sent: true } });
+    const again = await user.waitFor(
+      (m) => m.photo?.at(-1)?.file_id === g?.fileIds?.[0] && !g?.deliveredMessageIds?.includes(m.message_id),
+    );
+    expect(again.caption).toBe("a blue kite");
+    expect(JSON.stringify(again.reply_markup)).toContain(`rg:${id}`);
+    expect(await h.runtime.ledger.account(user.id)).toEqual(before);
+  });
+
+  test("an upload from the device is an input of an edit; a file that is no picture or sound is refused", async () => {
+    const user = await startedUser(h);
+    const app = appClient(h, user);
+    const png = encodePng(16, 16, () => new Uint8Array(16 * 3).fill(200));
+    const form = new FormData();
+    form.set("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "mine.png");
+    const uploaded = await app.upload<UploadResponse>("/uploads", form);
+    expect(uploaded.status).toBe(200);
+    expect(uploaded.body.media).toBe("photo");
+    expect((await fetch(uploaded.body.input.url!)).status).toBe(200);
+
+    const made = await app.post<GenerateResponse>("/generate", {
+      key: "edit-upload-1",
+      request: {
+        operation: "edit",
+        prompt: "make it blue",
+        model: "nano-core-2",
+        imageSize: "1:1",
+        numImages: 1,
+        images: [{ kind: "upload", id: uploaded.body.input.id }],
+      },
+    });
+    expect(made.status).toBe(200);
+    const g = await eventually(async () => {
+      const row = await h.runtime.generations.get(made.body.id);
+      return row?.state === "delivered" ? row : undefined;
+    });
+    const params = h.runtime.generations.paramsOf(g);
+    expect(params.operation === "edit" && params.images[0]?.kind).toBe("telegram");
+
+    const text = new FormData();
+    text.set("file", new Blob(["hello"], { type: "text/plain" }), "notes.txt");
+    const refused = await app.upload("/uploads", text);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: "invalid" });
+    // another user cannot name this upload
+    const other = appClient(h, await startedUser(h));
+    const stolen = await other.post("/generate", {
+      key: "edit-upload-2",
+      request: {
+        operation: "edit",
+        prompt: "x",
+        model: "nano-core-2",
+        imageSize: "1:1",
+        numImages: 1,
+        images: [{ kind: "upload", id: uploaded.body.input.id }],
+      },
+    });
+    expect(stolen.status).toBe(404);
+  });
+
+  test("credits: balance, held and the latest movements; Buy gives an invoice link with /buy's payload and price", async () => {
+    const user = await startedUser(h);
+    const app = appClient(h, user);
+    await madeInApp(user, "a yellow sun", "credits-key-1");
+    const credits = await app.get<CreditsResponse>("/credits");
+    expect(credits.body.balance).toEqual({ available: WELCOME - 4, held: 0 });
+    expect(credits.body.entries.map((e) => e.label)).toEqual(["charge", "hold", "welcome"]);
+
+    const pack = h.config.creditPacks[1]!;
+    const bought = await app.post<{ invoiceLink: string }>("/buy", { packId: pack.id });
+    expect(bought.status).toBe(200);
+    expect(bought.body.invoiceLink).toMatch(/^https:\/\/t\.me\//);
+    const call = h.tg.callsOf("createInvoiceLink").at(-1);
+    expect(parsePayload(String(call?.params.payload))).toEqual({
+      packId: pack.id,
+      credits: pack.credits + pack.bonus,
+      stars: pack.stars,
+      userId: user.id,
+    });
+    expect(call?.params.currency).toBe("XTR");
+    expect((await app.post("/buy", { packId: "nope" })).status).toBe(404);
+  });
+
+  test("admins: /stats' numbers as today and per day; broadcasts with their totals; others get 404", async () => {
+    const user = await startedUser(h);
+    await madeInApp(user, "an admin's chart", "stats-key-1");
+    const app = appClient(h, admin);
+    const stats = await app.get<StatsResponse>("/admin/stats?days=7");
+    expect(stats.status).toBe(200);
+    expect(stats.body.today).toEqual(await collectStats(h.runtime.db));
+    expect(stats.body.days).toHaveLength(7);
+    const today = stats.body.days.at(-1)!;
+    expect(today.day).toBe(new Date().toISOString().slice(0, 10));
+    const delivered = today.generations
+      .filter((g) => g.state === "delivered")
+      .reduce((s, g) => s + g.count, 0);
+    expect(delivered).toBe(
+      stats.body.today.generations
+        .filter((g) => g.state === "delivered")
+        .reduce((s, g) => s + g.counts.today, 0),
+    );
+    expect(today.spent).toBe(stats.body.today.credits.charged - stats.body.today.credits.refunded);
+
+    const broadcasts = await app.get<BroadcastsResponse>("/admin/broadcasts");
+    expect(broadcasts).toEqual({ status: 200, body: { items: [] } });
+
+    const others = appClient(h, user);
+    expect((await others.get("/admin/stats")).status).toBe(404);
+    expect((await others.get("/admin/broadcasts")).status).toBe(404);
+  });
+});
