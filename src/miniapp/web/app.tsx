@@ -29,6 +29,7 @@ export function App({ launch }: { launch: Launch }) {
   const [me, setMe] = useState<MeResponse>();
   const [meError, setMeError] = useState<unknown>();
   const [tab, setTab] = useState<Tab>("gallery");
+  const [galleryVisits, setGalleryVisits] = useState(0);
   const [openId, setOpenId] = useState<string>();
   const [preset, setPreset] = useState<PresetResponse>();
   const [balance, setBalance] = useState<Balance>();
@@ -100,6 +101,8 @@ export function App({ launch }: { launch: Launch }) {
                 aria-selected={tab === name && !openId}
                 data-testid={`tab-${name}`}
                 onClick={() => {
+                  // back to the gallery from elsewhere: from its newest page, with what was made meanwhile
+                  if (name === "gallery" && tab !== "gallery") setGalleryVisits((n) => n + 1);
                   setOpenId(undefined);
                   setTab(name);
                 }}
@@ -128,7 +131,7 @@ export function App({ launch }: { launch: Launch }) {
           {me && (
             // the gallery stays mounted under an open result: its pages and scroll are kept
             <div hidden={openId !== undefined || tab !== "gallery"} role="tabpanel">
-              <Gallery onOpen={setOpenId} />
+              <Gallery onOpen={setOpenId} visits={galleryVisits} />
             </div>
           )}
           {me && openId === undefined && tab === "create" && (

@@ -127,7 +127,7 @@ function PackItem(props: { pack: Pack; busy: string | undefined; onBuy(packId: s
   const { w } = useEnv();
   const { pack } = props;
   return (
-    <li data-testid="pack" data-pack={pack.id}>
+    <li data-testid="pack" data-pack={pack.id} data-credits={pack.credits + pack.bonus}>
       <span>
         {w.t("pack", { credits: pack.credits })}
         {pack.bonus > 0 && <span class="bonus"> {w.t("pack-bonus", { bonus: pack.bonus })}</span>}

@@ -10,8 +10,11 @@ interface Pages {
   next: string | null;
 }
 
-/** The user's results, newest first, a page at a time (more as the end scrolls into view), by operation. */
-export function Gallery(props: { onOpen(id: string): void }) {
+/**
+ * The user's results, newest first, a page at a time (more as the end scrolls
+ * into view), by operation; read again from the first page at each new `visits`.
+ */
+export function Gallery(props: { onOpen(id: string): void; visits: number }) {
   const { api, w } = useEnv();
   const [operation, setOperation] = useState<AppOperation>();
   const [pages, setPages] = useState<Pages>();
@@ -56,7 +59,7 @@ export function Gallery(props: { onOpen(id: string): void }) {
     current.current = operation;
     setPages(undefined);
     load(undefined);
-  }, [operation, load]);
+  }, [operation, load, props.visits]);
 
   const more = pages?.next && !busy && error === undefined ? pages.next : undefined;
   useEffect(() => {
