@@ -170,6 +170,24 @@ try {
     lines.push(`in # Renders: ${await said("Your credits")}`);
     return lines.join(" | ");
   });
+  await step("8-mini-app", async () => {
+    await chat.switchUser("Alex");
+    await page.getByRole("button", { name: "🤖 Bot" }).click();
+    await page.getByTestId("menu-app").click();
+    await page.locator('[data-testid="mini-app"][data-ready="true"]').waitFor({ timeout: 20_000 });
+    const app = page.frameLocator('[data-testid="mini-app-frame"]');
+    await app.getByTestId("gallery-grid").waitFor();
+    const tiles = await app.getByTestId("gallery-item").count();
+    await app.getByTestId("tab-create").click();
+    await app.getByTestId("prompt").fill("a lighthouse at dawn");
+    const price = app.locator('[data-testid="price"][data-value]:not([data-value=""])');
+    await price.waitFor();
+    const credits = await price.getAttribute("data-value");
+    await app.getByTestId("tab-credits").click();
+    const available = await app.getByTestId("balance-available").getAttribute("data-value");
+    await page.getByTestId("mini-app-close").click();
+    return `gallery: ${tiles} results | a picture costs ${credits} | available ${available}`;
+  });
 } finally {
   await browser.close();
 }
