@@ -2,22 +2,7 @@ import { desc, eq } from "drizzle-orm";
 import type { Executor } from "../db/client";
 import { type EntryKind, ledgerEntries } from "../db/schema";
 import { purchaseRefundKey } from "./entry-keys";
-
-/** What one ledger entry means to the user, for /balance. Each has a `credit-entry-<label>` text. */
-export type EntryLabel =
-  | "welcome"
-  | "grant"
-  | "referral-bonus"
-  | "purchase"
-  | "hold"
-  | "charge"
-  | "charge-partial"
-  | "release"
-  | "refund"
-  | "adjustment-plus"
-  | "adjustment-minus"
-  | "purchase-refund"
-  | "referral-revoke";
+import type { EntryLabel } from "./entry-labels";
 
 export interface EntryView {
   label: EntryLabel;

@@ -59,6 +59,8 @@ export interface MiniAppDeps {
 }
 
 const latestEntries = 20;
+/** A request's JSON is a few KB at most (16 inputs, a 2,000-character prompt): more is refused before it is read. */
+const jsonMaxBytes = 64 * 1024;
 const latestBroadcasts = 20;
 const uuid = z.uuid();
 
@@ -73,6 +75,10 @@ export function miniAppApi(deps: MiniAppDeps): Hono<AppEnv> {
     rateWindow(deps.redis, { ...deps.rateLimit, keyPrefix: userRateKeyPrefix(deps.redisPrefix) }),
     deps,
   );
+  const smallBody = bodyLimit({
+    maxSize: jsonMaxBytes,
+    onError: (c) => fail(c, { error: "invalid", message: "body: too large" }),
+  });
   const isAdmin = (id: number) => deps.adminIds.includes(id);
   const packs = () =>
     deps.packs.map((p) => ({ id: p.id, credits: p.credits, bonus: p.bonus, stars: p.stars }));
@@ -109,7 +115,8 @@ export function miniAppApi(deps: MiniAppDeps): Hono<AppEnv> {
     return answer(c, contract.resultResponse, await resultView(results, g, c.get("language")));
   });
 
-  app.get("/results/:id/preset", async (c) => {
+  // "again" keeps the result's inputs for the caller (a Redis key each): bounded like what spends
+  app.get("/results/:id/preset", spends, async (c) => {
     const query = contract.presetQuery.safeParse(c.req.query());
     if (!query.success) return invalid(c, query.error);
     const userId = c.get("caller").id;
@@ -149,7 +156,7 @@ export function miniAppApi(deps: MiniAppDeps): Hono<AppEnv> {
     return answer(c, contract.resendResponse, { sent: true });
   });
 
-  app.post("/quote", async (c) => {
+  app.post("/quote", smallBody, async (c) => {
     const body = contract.quoteRequestSchema.safeParse(await jsonBody(c));
     if (!body.success) return invalid(c, body.error);
     const userId = c.get("caller").id;
@@ -188,7 +195,7 @@ export function miniAppApi(deps: MiniAppDeps): Hono<AppEnv> {
     },
   );
 
-  app.post("/generate", spends, async (c) => {
+  app.post("/generate", spends, smallBody, async (c) => {
     const body = contract.generateRequestSchema.safeParse(await jsonBody(c));
     if (!body.success) return invalid(c, body.error);
     const userId = c.get("caller").id;
@@ -255,7 +262,7 @@ export function miniAppApi(deps: MiniAppDeps): Hono<AppEnv> {
     });
   });
 
-  app.post("/buy", spends, async (c) => {
+  app.post("/buy", spends, smallBody, async (c) => {
     const body = contract.buyRequestSchema.safeParse(await jsonBody(c));
     if (!body.success) return invalid(c, body.error);
     const t = words(c.get("language"));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { entryLabels } from "../credits/entry-labels";
 import { limits, operations } from "../media/catalog";
 import { languages } from "../users/language";
 
@@ -270,21 +271,6 @@ export type PresetResponse = z.infer<typeof presetResponse>;
 
 // ---------------------------------------------------------------- credits and buying
 
-export const entryLabels = [
-  "welcome",
-  "grant",
-  "referral-bonus",
-  "purchase",
-  "hold",
-  "charge",
-  "charge-partial",
-  "release",
-  "refund",
-  "adjustment-plus",
-  "adjustment-minus",
-  "purchase-refund",
-  "referral-revoke",
-] as const;
 export const creditEntrySchema = z.object({
   label: z.enum(entryLabels),
   amount: count,

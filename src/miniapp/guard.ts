@@ -52,8 +52,9 @@ export function callerGuard(deps: GuardDeps): MiddlewareHandler<AppEnv> {
 }
 
 /**
- * What spends (a generation, a send to the chat, an upload, an invoice) counts
- * in the same per-user window as the user's chat updates: one budget for both.
+ * What spends (a generation, a send to the chat, an upload, an invoice, the
+ * inputs a preset keeps) counts in the same per-user window as the user's chat
+ * updates: one budget for both.
  */
 export function spendingLimit(
   window: RateWindow,

@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+import { startPlayground } from "../../src/playground/start";
 import { solidPng } from "../../src/playground/telegram/images";
+import { freePort } from "../support/harness";
 
 /** Debian's Chromium as root on a build machine: no sandbox, no GPU, nothing fetched in the background. */
 export async function openChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
@@ -25,6 +27,32 @@ export async function openChromium(): Promise<{ context: BrowserContext; close()
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The sandbox's playground (bot, stand-ins, page) and Chromium, as the browser
+ * tests use them: a free port, a data folder and a Redis prefix of their own.
+ */
+export async function startBrowserPlayground(name: string) {
+  const dataDir = mkdtempSync(join(tmpdir(), `msb-${name}-`));
+  const playground = await startPlayground({
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    HOST: "127.0.0.1",
+    REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+    REDIS_PREFIX: `msb-${name}-${process.pid}-${Date.now()}`,
+    LOG_LEVEL: "warn",
+  });
+  const browser = await openChromium();
+  return {
+    playground,
+    browser,
+    async stop() {
+      await browser.close();
+      await playground.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FrameLocator, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { type Playground, startPlayground } from "../../src/playground/start";
-import { freePort } from "../support/harness";
-import { ChatPage, openChromium } from "./chromium";
+import type { Playground } from "../../src/playground/start";
+import { ChatPage, type openChromium, startBrowserPlayground } from "./chromium";
 
 const shots = join(process.cwd(), "test-results", "mini-app");
 
@@ -31,27 +28,15 @@ async function shownNumber(locator: Locator): Promise<number> {
  * launch data the stand-in signed with the sandbox's token.
  */
 describe("the Mini App inside the playground, in Chromium", () => {
+  let rig: Awaited<ReturnType<typeof startBrowserPlayground>>;
   let playground: Playground;
   let browser: Awaited<ReturnType<typeof openChromium>>;
-  const dataDir = mkdtempSync(join(tmpdir(), "msb-mini-app-"));
 
   beforeAll(async () => {
-    const port = await freePort();
-    playground = await startPlayground({
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
-      REDIS_PREFIX: `msb-mini-app-${process.pid}-${Date.now()}`,
-      LOG_LEVEL: "warn",
-    });
-    browser = await openChromium();
+    rig = await startBrowserPlayground("mini-app");
+    ({ playground, browser } = rig);
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await playground?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => rig?.stop());
 
   const pages: Page[] = [];
   afterEach(async () => {

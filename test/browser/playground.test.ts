@@ -1,11 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { type Playground, startPlayground } from "../../src/playground/start";
-import { freePort } from "../support/harness";
-import { ChatPage, openChromium } from "./chromium";
+import type { Playground } from "../../src/playground/start";
+import { ChatPage, type openChromium, startBrowserPlayground } from "./chromium";
 
 /** the part of HTMLMediaElement the test reads (the project's TypeScript has no DOM types) */
 interface MediaElement {
@@ -29,27 +27,15 @@ const audioFixture = readFileSync(new URL("../../src/simulator/fixtures/audio.mp
  * the file, one page (and one cast member) per flow.
  */
 describe("the playground page in Chromium", () => {
+  let rig: Awaited<ReturnType<typeof startBrowserPlayground>>;
   let playground: Playground;
   let browser: Awaited<ReturnType<typeof openChromium>>;
-  const dataDir = mkdtempSync(join(tmpdir(), "msb-playground-"));
 
   beforeAll(async () => {
-    const port = await freePort();
-    playground = await startPlayground({
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
-      REDIS_PREFIX: `msb-browser-${process.pid}-${Date.now()}`,
-      LOG_LEVEL: "warn",
-    });
-    browser = await openChromium();
+    rig = await startBrowserPlayground("playground");
+    ({ playground, browser } = rig);
   }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await playground?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => rig?.stop());
 
   // each page holds an event stream open: closed after its test, or Chromium's six connections per host run out
   const pages: Page[] = [];

@@ -170,6 +170,54 @@ describe("the Mini App's API refuses", () => {
     });
   });
 
+  test("a JSON body past what any request needs: 400 before it is read, and nothing is made", async () => {
+    const user = await startedUser(h);
+    const initData = initDataFor(user, h.tg.token);
+    const before = await rows();
+    // a valid request padded to a megabyte: refused for its size, not read into memory and parsed
+    const pad = "x".repeat(1024 * 1024);
+    for (const [path, json] of [
+      ["/generate", { key: "big-press-1", request: picture, pad }],
+      ["/quote", { request: { operation: "image", model: "nano-core-2", numImages: 1 }, pad }],
+      ["/buy", { packId: "s", pad }],
+    ] as const) {
+      expect({ path, ...(await appCall(h, path, { initData, json })) }).toEqual({
+        path,
+        status: 400,
+        body: { error: "invalid", message: "body: too large" },
+      });
+    }
+    expect(await rows()).toEqual(before);
+    expect(await h.runtime.generations.recent(user.id, 5)).toEqual([]);
+  });
+
+  test("presets keep inputs for the caller: they count in the rate limit, so their writes are bounded", async () => {
+    const user = await startedUser(h);
+    const app = appClient(h, user);
+    const made = await app.post<GenerateResponse>("/generate", { key: "preset-press-1", request: picture });
+    await eventually(async () =>
+      (await h.runtime.generations.get(made.body.id))?.state === "delivered" ? true : undefined,
+    );
+    const edit = {
+      ...picture,
+      operation: "edit",
+      images: [{ kind: "result", id: made.body.id, picture: 0 }],
+    };
+    const edited = await app.post<GenerateResponse>("/generate", { key: "preset-press-2", request: edit });
+    await eventually(async () =>
+      (await h.runtime.generations.get(edited.body.id))?.state === "delivered" ? true : undefined,
+    );
+    // "again" on an edit keeps its pictures as new inputs in Redis, one key each, on every call
+    const answers = [];
+    for (let i = 0; i < 22; i++)
+      answers.push(await app.get(`/results/${edited.body.id}/preset?action=again`));
+    expect(answers[0]?.status).toBe(200);
+    expect(answers.at(-1)).toEqual({
+      status: 429,
+      body: { error: "rate_limited", message: translateFor("en", "rate-limited"), retryAfterSeconds: 10 },
+    });
+  });
+
   test("random bodies, queries and ids never get a 5xx", async () => {
     // an admin: never rate limited, so every body reaches the checks
     const initData = initDataFor(operator, h.tg.token);

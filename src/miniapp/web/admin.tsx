@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { operations } from "../../media/catalog";
 import type { BroadcastSummary, BroadcastsResponse, DayStats, StatsResponse, TodayStats } from "../contract";
-import type { Key } from "./i18n";
+import { isKey, type Key } from "./i18n";
 import { ErrorLine, Loading, Num, useEnv } from "./shared";
 
 const days = 30;
@@ -134,6 +134,11 @@ function Today({ today }: { today: TodayStats }) {
     </div>
   );
   const c = today.credits;
+  /** a state's name in the reader's language (as the API names it when the page does not know it) */
+  const stateWord = (state: string) => {
+    const key = `state-${state}`;
+    return isKey(key) ? w.t(key) : state;
+  };
   return (
     <>
       <h2>{w.t("admin-today")}</h2>
@@ -159,7 +164,7 @@ function Today({ today }: { today: TodayStats }) {
               <dd>
                 {mine.map((g) => (
                   <span key={g.state} class="state">
-                    {g.state} <Num value={g.counts.today} testid={`stat-today-${op}-${g.state}`} />
+                    {stateWord(g.state)} <Num value={g.counts.today} testid={`stat-today-${op}-${g.state}`} />
                   </span>
                 ))}
               </dd>

@@ -101,6 +101,16 @@ const en = {
   "outcome-ok": "Delivered",
   "outcome-failed": "Failed",
   "outcome-running": "Running",
+  "state-queued": "queued",
+  "state-submitting": "sending",
+  "state-pending": "at the service",
+  "state-completed": "finished",
+  "state-delivering": "sending to the chat",
+  "state-delivered": "delivered",
+  "state-failed": "failed",
+  "state-rejected": "refused",
+  "state-expired": "timed out",
+  "state-cancelled": "cancelled",
   "bc-sent": "sent",
   "bc-blocked": "blocked",
   "bc-failed": "failed",
@@ -127,6 +137,9 @@ const en = {
 };
 
 export type Key = keyof typeof en;
+
+/** A key made at run time (a state's name from the API): known, or shown as it came. */
+export const isKey = (key: string): key is Key => key in en;
 
 const fa: Record<Key, string> = {
   "tab-gallery": "گالری",
@@ -228,6 +241,16 @@ const fa: Record<Key, string> = {
   "outcome-ok": "تحویل‌شده",
   "outcome-failed": "ناموفق",
   "outcome-running": "در جریان",
+  "state-queued": "در صف",
+  "state-submitting": "در حال ارسال",
+  "state-pending": "در سرویس",
+  "state-completed": "تمام شد",
+  "state-delivering": "در حال فرستادن به گفتگو",
+  "state-delivered": "تحویل شد",
+  "state-failed": "ناموفق",
+  "state-rejected": "رد شد",
+  "state-expired": "زمانش گذشت",
+  "state-cancelled": "لغو شد",
   "bc-sent": "ارسال‌شده",
   "bc-blocked": "مسدود",
   "bc-failed": "ناموفق",
