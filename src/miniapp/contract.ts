@@ -249,20 +249,10 @@ export type PresetQuery = z.input<typeof presetQuery>;
 export const presetResponse = z.object({
   operation: operationSchema,
   /** the fields to set; the composer fills the rest with its defaults */
-  request: z.object({
+  request: resultOptionsSchema.extend({
     prompt: z.string().optional(),
-    model: z.string().optional(),
-    imageSize: z.string().optional(),
-    resolution: z.string().optional(),
-    numImages: count.optional(),
-    duration: count.optional(),
-    aspectRatio: z.string().optional(),
-    generateAudio: z.boolean().optional(),
-    webSearch: z.boolean().optional(),
     images: z.array(inputSchema).optional(),
     source: inputSchema.optional(),
-    targetLanguage: z.string().optional(),
-    sourceLanguage: z.string().optional(),
   }),
   /** a 4K version: the prompt is ours (show "4K version", not the words) and the options are set */
   upscale: z.boolean(),
