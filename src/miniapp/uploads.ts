@@ -4,6 +4,7 @@ import { type Checked, type InputProblem, mediaIn, photoIn } from "../bot/conver
 import type { Translate } from "../bot/i18n";
 import { telegramLimits } from "../generations/deliver/send-outputs";
 import { dubbingFormats } from "../media/catalog";
+import { classifyTelegramError } from "../telegram/telegram-error";
 import type { UploadResponse } from "./contract";
 import type { KeptInputs } from "./inputs";
 import type { GalleryLinks } from "./media-links";
@@ -66,12 +67,8 @@ export async function uploadInput(
   t: Translate,
 ): Promise<Uploaded> {
   const media = mediaOf(file);
-  if (!media)
-    return {
-      ok: false,
-      error: "invalid",
-      message: t(media === undefined ? "cv-media-not-media" : "cv-photo-not-image"),
-    };
+  // neither a picture nor audio or video: the chat's answer to a file it cannot use
+  if (!media) return { ok: false, error: "invalid", message: t("cv-media-not-media") };
   const bytes = new Uint8Array(await file.arrayBuffer());
   const seconds = media === "photo" ? undefined : await durationOf(bytes, file.type);
   const input = new InputFile(bytes, file.name || "upload");
@@ -88,7 +85,15 @@ export async function uploadInput(
         : media === "video"
           ? await deps.api.sendVideo(target, input, timed)
           : await deps.api.sendAudio(target, input, timed);
-  } catch {
+  } catch (err) {
+    // Telegram refusing the file itself (IMAGE_PROCESS_FAILED, PHOTO_INVALID_DIMENSIONS...) is the
+    // file's fault, told as the chat tells a wrong file; an unreachable chat is not
+    if (classifyTelegramError(err)?.kind === "rejected")
+      return {
+        ok: false,
+        error: "invalid",
+        message: t(media === "photo" ? "cv-photo-not-image" : "cv-media-not-media"),
+      };
     return { ok: false, error: "not_available", message: t("error-generic") };
   }
   const checked: Checked<{ ref: { kind: string; fileId?: string } }> | undefined =

@@ -1,5 +1,11 @@
+import { readFile } from "node:fs/promises";
+import { eq } from "drizzle-orm";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { collectStats } from "../../src/admin/stats";
+import { translateFor } from "../../src/bot/i18n";
+import { holds } from "../../src/db/schema";
+import { maxDubSeconds, quote } from "../../src/generations/quote";
 import { encodePng } from "../../src/lib/png";
 import type {
   BroadcastsResponse,
@@ -15,7 +21,8 @@ import type {
 } from "../../src/miniapp/contract";
 import { parsePayload } from "../../src/payments/packs";
 import type { TestUser } from "../../src/playground/telegram";
-import { eventually, type Harness, startedUser, startHarness } from "../support/harness";
+import { createPrices, loadPriceTable } from "../../src/pricing/prices";
+import { eventually, type Harness, redisUrl, startedUser, startHarness } from "../support/harness";
 import { appClient } from "../support/miniapp";
 
 const WELCOME = 100;
@@ -31,6 +38,16 @@ describe("the Mini App's API", () => {
     admin = await startedUser(h);
   });
   afterAll(async () => h?.stop());
+
+  /** How many uploads the API keeps (in Redis, below the runtime's prefix). */
+  async function keptUploads(): Promise<number> {
+    const redis = new Redis(redisUrl);
+    try {
+      return (await redis.keys(`${h.config.redis.prefix}:miniapp:input:*`)).length;
+    } finally {
+      await redis.quit();
+    }
+  }
 
   /** A picture made through the app, arrived in the chat; its generation id. */
   async function madeInApp(user: TestUser, prompt: string, key: string): Promise<string> {
@@ -209,6 +226,75 @@ describe("the Mini App's API", () => {
       },
     });
     expect(stolen.status).toBe(404);
+  });
+
+  test("a file labelled a picture that is not one: 400 with the chat's words, nothing kept; a chat never started stays not_available", async () => {
+    const user = await startedUser(h, "fa");
+    const app = appClient(h, { id: user.id, language: "fa" });
+    const keptBefore = await keptUploads();
+    const fake = new FormData();
+    fake.set("file", new Blob(["not a picture at all"], { type: "image/png" }), "fake.png");
+    expect(await app.upload("/uploads", fake)).toEqual({
+      status: 400,
+      body: { error: "invalid", message: translateFor("fa", "cv-photo-not-image") },
+    });
+    expect(await keptUploads()).toBe(keptBefore);
+
+    // a real picture for someone who never pressed Start: Telegram's "chat not found", as before
+    const stranger = h.tg.user({ language: "en" });
+    const png = encodePng(8, 8, () => new Uint8Array(8 * 3).fill(90));
+    const real = new FormData();
+    real.set("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "real.png");
+    expect(await appClient(h, stranger).upload("/uploads", real)).toEqual({
+      status: 409,
+      body: { error: "not_available", message: translateFor("en", "error-generic") },
+    });
+    expect(await keptUploads()).toBe(keptBefore);
+  });
+
+  test("a sound uploaded for dubbing is held at its measured length, delivered to the chat and settled", async () => {
+    const user = await startedUser(h);
+    const app = appClient(h, user);
+    const mp3 = await readFile(new URL("../../src/simulator/fixtures/audio.mp3", import.meta.url));
+    const form = new FormData();
+    form.set("file", new Blob([new Uint8Array(mp3)], { type: "audio/mpeg" }), "voice.mp3");
+    const uploaded = await app.upload<UploadResponse>("/uploads", form);
+    expect(uploaded.status).toBe(200);
+    expect(uploaded.body.media).toBe("audio");
+    // the fixture is a 2 s tone (src/simulator/fixtures/README.md); an MP3's frames round it up
+    const seconds = uploaded.body.durationSeconds ?? Number.NaN;
+    expect(seconds).toBeGreaterThanOrEqual(2);
+    expect(seconds).toBeLessThanOrEqual(3);
+
+    const prices = createPrices(loadPriceTable(h.config.pricesFile));
+    const measured = quote(prices, { operation: "dub", durationSeconds: seconds });
+    const longest = quote(prices, { operation: "dub", durationSeconds: maxDubSeconds });
+    if (!measured.ok || !longest.ok) throw new Error("no dubbing price in the default table");
+    // otherwise this test could not tell the measured length from the maximum
+    expect(measured.credits).toBeLessThan(longest.credits);
+    const source = { kind: "upload", id: uploaded.body.input.id } as const;
+    const quoted = await app.post<QuoteResponse>("/quote", { request: { operation: "dub", source } });
+    expect(quoted.body.credits).toBe(measured.credits);
+
+    const made = await app.post<GenerateResponse>("/generate", {
+      key: "dub-upload-1",
+      request: { operation: "dub", source, targetLanguage: "de" },
+    });
+    expect(made.status).toBe(200);
+    expect(made.body.price).toBe(measured.credits);
+    const dubbed = await user.waitFor((m) => m.audio !== undefined);
+    expect(dubbed.audio?.file_id).toBeTruthy();
+    const g = await eventually(async () => {
+      const row = await h.runtime.generations.get(made.body.id);
+      return row?.state === "delivered" ? row : undefined;
+    });
+    expect(g.price).toBe(measured.credits);
+    const [hold] = await h.runtime.db.select().from(holds).where(eq(holds.userId, user.id));
+    expect(hold).toMatchObject({ amount: measured.credits, state: "charged", chargedAmount: g.charged });
+    expect(await h.runtime.ledger.account(user.id)).toMatchObject({
+      available: WELCOME - (g.charged ?? Number.NaN),
+      held: 0,
+    });
   });
 
   test("credits: balance, held and the latest movements; Buy gives an invoice link with /buy's payload and price", async () => {
