@@ -1,6 +1,8 @@
 // Import rules of docs/architecture.md ("The folders and their rules"), checked in CI
 // (`npm run check:deps`). A rule that fails names the two files and the rule.
-const features = "(admin|inline|groups|payments|referrals|broadcasts|preferences|miniapp)";
+const features = "(account|admin|inline|groups|payments|referrals|broadcasts|preferences|requests|miniapp)";
+/** What every update shares, and all the kernel (bot/) may know of: no feature, no stage, no money. */
+const kernelMayImport = "^src/(bot|i18n|telegram|users|db|lib)/|^src/config\\.ts$";
 const stages = "generations/(submit|sync|deliver)";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -19,6 +21,22 @@ module.exports = {
       severity: "error",
       from: { path: "^src/queue/" },
       to: { path: [`^src/${stages}/`, `^src/${features}/`, "^src/generations/"] },
+    },
+    {
+      name: "kernel-imports-no-feature",
+      comment:
+        "The kernel (bot/: createBot, context, middleware, update journal, intake, command menus, the conversation toolkit) knows only what every update shares: config, db, users, telegram, i18n, lib. Features are given to createBot in one list by the web role.",
+      severity: "error",
+      from: { path: "^src/bot/" },
+      to: { path: "^src/", pathNot: kernelMayImport },
+    },
+    {
+      name: "words-and-rules-not-from-the-kernel",
+      comment:
+        "Stages and the domain (generations/, credits/, media/, pricing/, storage/) take their words from i18n/ and their rules from generations/ or media/, never from bot/.",
+      severity: "error",
+      from: { path: "^src/(generations|credits|media|pricing|storage)/" },
+      to: { path: "^src/bot/" },
     },
     {
       name: "stage-imports-no-feature",

@@ -22,7 +22,7 @@ RUN (npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit
 COPY --from=build /app/dist ./dist
 # files read at run time, found from the project root (src/lib/project-root.ts)
 COPY drizzle ./drizzle
-COPY src/bot/locales ./src/bot/locales
+COPY src/i18n/locales ./src/i18n/locales
 COPY src/simulator/fixtures ./src/simulator/fixtures
 COPY src/pricing/default-prices.json ./src/pricing/default-prices.json
 RUN mkdir -p /data && chown node:node /data

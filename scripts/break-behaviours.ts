@@ -143,7 +143,7 @@ const breakages: Breakage[] = [
   },
   {
     behaviour: "the conversation's spending key",
-    file: "src/bot/conversations/confirm-request.ts",
+    file: "src/requests/confirm-request.ts",
     // biome-ignore lint/suspicious/noTemplateCurlyInString: source text to find, not a template
     find: "key: `conv-${who.chatId}-${panelId}`,",
     // biome-ignore lint/suspicious/noTemplateCurlyInString: source text to put, not a template

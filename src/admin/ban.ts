@@ -1,8 +1,8 @@
 import type { Composer } from "grammy";
 import type { BotContext } from "../bot/context";
-import { translateFor } from "../bot/i18n";
 import type { Generations } from "../generations/service";
 import { showStatus } from "../generations/status";
+import { translateFor } from "../i18n/i18n";
 import { classifyTelegramError } from "../telegram/telegram-error";
 import type { Users } from "../users/users";
 import { argumentsOf } from "./admin-only";

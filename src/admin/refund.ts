@@ -1,7 +1,7 @@
 import { type Composer, GrammyError } from "grammy";
 import { z } from "zod";
 import type { BotContext } from "../bot/context";
-import { translateFor } from "../bot/i18n";
+import { translateFor } from "../i18n/i18n";
 import type { Payment, PaymentStore } from "../payments";
 import { refundNotice } from "../payments";
 import type { Users } from "../users/users";

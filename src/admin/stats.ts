@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import type { Translate } from "../bot/i18n";
 import { creditTotals } from "../credits/totals";
 import type { Database } from "../db/client";
 import { type GenerationState, generationStates, generations, orphanTasks, users } from "../db/schema";
+import type { Translate } from "../i18n/i18n";
 import { type Operation, operations } from "../media/catalog";
 
 export const periods = ["today", "week", "all"] as const;

@@ -1,9 +1,9 @@
 import { desc, eq } from "drizzle-orm";
-import type { Translate } from "../bot/i18n";
 import type { Ledger } from "../credits/ledger";
 import { latestEntries } from "../credits/recent-entries";
 import type { Database } from "../db/client";
 import { generations } from "../db/schema";
+import type { Translate } from "../i18n/i18n";
 import type { UserRecord } from "../users/users";
 import { userLabel } from "./target";
 

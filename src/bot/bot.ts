@@ -1,18 +1,15 @@
 import { Bot, Composer, type Transformer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
+import { i18n } from "../i18n/i18n";
 import { userRateKeyPrefix } from "../lib/rate-window";
 import { createShownMessages } from "../telegram/shown-messages";
 import { refreshChosenMenus, retryAdminMenus } from "./commands";
 import type { BotContext, BotDeps } from "./context";
 import { conversationsPlugin } from "./conversations/plugin";
-import { balanceFeature } from "./features/balance";
-import { cancelFeature } from "./features/cancel";
 import { fallbackFeature } from "./features/fallback";
 import { helpFeature } from "./features/help";
 import { languageFeature } from "./features/language";
 import { membershipFeature } from "./features/membership";
-import { startFeature } from "./features/start";
-import { i18n } from "./i18n";
 import { chatMenuButtons } from "./menu-button";
 import { bannedUsersStop } from "./middleware/banned";
 import { handleBotError } from "./middleware/error-boundary";
@@ -156,14 +153,7 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   guarded.use(refreshChosenMenus(menus));
   guarded.use(chatMenuButtons(deps.config.miniAppUrl));
 
-  guarded.use(
-    startFeature(deps),
-    helpFeature,
-    balanceFeature(deps),
-    languageFeature(deps, menus),
-    cancelFeature(deps),
-    membershipFeature(deps),
-  );
+  guarded.use(helpFeature, languageFeature(deps, menus), membershipFeature(deps));
   for (const feature of at("feature")) guarded.use(feature);
   guarded.use(fallbackFeature);
 

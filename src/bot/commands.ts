@@ -1,11 +1,11 @@
 import { CommandGroup } from "@grammyjs/commands";
 import type { Api, Bot, MiddlewareFn } from "grammy";
 import type { BotCommandScope } from "grammy/types";
+import { translate } from "../i18n/i18n";
 import type { Logger } from "../lib/logger";
 import { messageOf } from "../lib/message-of";
 import { type Language, languageFromCode, languages } from "../users/language";
 import type { BotContext } from "./context";
-import { translate } from "./i18n";
 import { setChatMenuButtonFor } from "./menu-button";
 
 /** The always-available commands, in menu order; each has a `cmd-<name>` description in every locale. */

@@ -3,24 +3,19 @@ import type { I18nFlavor } from "@grammyjs/i18n";
 import type { Context } from "grammy";
 import type { Redis } from "ioredis";
 import type { Config } from "../config";
-import type { Ledger } from "../credits/ledger";
 import type { Database } from "../db/client";
-import type { Generations } from "../generations/service";
 import type { Logger } from "../lib/logger";
 import type { ShownMessages } from "../telegram/shown-messages";
 import type { UserRecord, Users } from "../users/users";
 
-/** The services the bot's own handlers are made with (createBot hands each the part it uses). */
+/** What the kernel is made with: the settings, the logger, the database, the users and Redis (the rate limit). */
 export interface BotDeps {
   config: Config;
   logger: Logger;
   db: Database;
-  ledger: Ledger;
   users: Users;
   /** shared across processes: per-user rate limiting */
   redis: Redis;
-  /** /cancel cancels a request still queued (absent in bots without generations) */
-  generations?: Pick<Generations, "recent" | "cancel" | "setStatusShown">;
 }
 
 export interface BotContextExtras {

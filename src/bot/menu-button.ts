@@ -1,9 +1,9 @@
 import type { Api, MiddlewareFn } from "grammy";
 import type { MenuButton } from "grammy/types";
+import { translate } from "../i18n/i18n";
 import { messageOf } from "../lib/message-of";
 import { type Language, languageFromCode, languages } from "../users/language";
 import type { BotContext } from "./context";
-import { translate } from "./i18n";
 
 /**
  * The chat's menu button opens the Mini App. Telegram keeps one default

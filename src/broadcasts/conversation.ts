@@ -2,17 +2,14 @@ import { type Context, InlineKeyboard } from "grammy";
 import type { Message } from "grammy/types";
 import { openConversation } from "../bot/conversations/opening";
 import type { Conv } from "../bot/conversations/screen";
-import type { Translate } from "../bot/i18n";
-import type { Ledger } from "../credits/ledger";
 import type { BroadcastAudience } from "../db/schema";
+import type { Translate } from "../i18n/i18n";
 import { shorten } from "../lib/shorten";
 import { panelData } from "../telegram/callback-data";
 import { audienceChoices, audienceCode, audienceFromCode } from "./audience";
 import type { Broadcast, NewBroadcast } from "./store";
 
 export interface BroadcastConversationDeps {
-  /** the conversation opens as every other does, with the admin's balance */
-  ledger: Pick<Ledger, "account">;
   countAudience(audience: BroadcastAudience): Promise<number>;
   /** creates the broadcast (once per request key) and sets it going */
   start(input: NewBroadcast): Promise<{ broadcast: Broadcast; created: boolean }>;
@@ -58,7 +55,7 @@ function audienceLabel(t: Translate, audience: BroadcastAudience, count: number)
  */
 export function broadcastConversation(deps: BroadcastConversationDeps) {
   return async (conversation: Conv, ctx: Context): Promise<void> => {
-    const { screen, t, language, who } = await openConversation(deps, conversation, ctx, {});
+    const { screen, t, language, who } = await openConversation(conversation, ctx, {});
     const chatId = who.chatId;
     const cancelRow = () => new InlineKeyboard().text(t("cv-btn-cancel"), panelData.cancel());
     const cancelled = () => screen.close(t("bc-draft-cancelled"));

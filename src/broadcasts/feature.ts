@@ -3,7 +3,6 @@ import { Composer, type Context } from "grammy";
 import { adminsOnly } from "../admin";
 import type { BotContext } from "../bot/context";
 import { markBlockedInConversation } from "../bot/conversations/plugin";
-import type { Ledger } from "../credits/ledger";
 import type { Database } from "../db/client";
 import type { Logger } from "../lib/logger";
 import { stopBroadcastData } from "../telegram/callback-data";
@@ -20,7 +19,6 @@ export interface BroadcastFeatureDeps {
   adminIds: readonly number[];
   logger: Logger;
   users: Pick<Users, "markBlocked">;
-  ledger: Pick<Ledger, "account">;
 }
 
 /** An admin's draft is kept this long (real time) before the next update ends it. */
@@ -34,7 +32,6 @@ const draftIdleMs = 24 * 60 * 60 * 1000;
 export function broadcastFeature(deps: BroadcastFeatureDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
   const conversation = broadcastConversation({
-    ledger: deps.ledger,
     countAudience: (audience) => countAudience(deps.db, audience),
     async start(input) {
       const started = await deps.store.create(input);

@@ -1,5 +1,5 @@
 import { InlineKeyboard } from "grammy";
-import type { TranslateFor } from "../bot/i18n";
+import type { TranslateFor } from "../i18n/i18n";
 import { stopBroadcastData } from "../telegram/callback-data";
 import type { Broadcast, RecipientCounts } from "./store";
 

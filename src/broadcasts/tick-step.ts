@@ -1,6 +1,6 @@
 import type { Api } from "grammy";
 import { z } from "zod";
-import type { TranslateFor } from "../bot/i18n";
+import type { TranslateFor } from "../i18n/i18n";
 import type { Logger } from "../lib/logger";
 import { classifyTelegramError } from "../telegram/telegram-error";
 import { progressView } from "./progress";

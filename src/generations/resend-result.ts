@@ -1,6 +1,6 @@
 import type { Api } from "grammy";
 import type { InputMediaPhoto } from "grammy/types";
-import type { Translate } from "../bot/i18n";
+import type { Translate } from "../i18n/i18n";
 import { isTelegramFailure } from "../telegram/telegram-error";
 import { resultKeyboard } from "./result-keyboard";
 import type { Generation } from "./types";

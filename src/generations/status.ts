@@ -1,6 +1,6 @@
 import type { Api } from "grammy";
-import type { Translate, TranslateFor } from "../bot/i18n";
 import type { GenerationState } from "../db/schema";
+import type { Translate, TranslateFor } from "../i18n/i18n";
 import { editInlineText } from "../telegram/edit-inline";
 import { isTelegramFailure } from "../telegram/telegram-error";
 import type { Generations } from "./service";

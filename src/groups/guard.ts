@@ -1,8 +1,8 @@
 import type { MiddlewareFn } from "grammy";
 import type { BotContext } from "../bot/context";
-import { captionCommand } from "../bot/conversations/conversation-features";
 import type { Generations } from "../generations/service";
 import type { Operation } from "../media/catalog";
+import { captionCommand } from "../requests";
 import { editResultData, panelPrefix, regenerateData, upscaleResultData } from "../telegram/callback-data";
 import { isGroupChat } from "../telegram/chat-kind";
 import { type AdminCheck, senderIsGroupAdmin } from "./admins";

@@ -1,10 +1,10 @@
 import { InlineKeyboard, InlineQueryResultBuilder } from "grammy";
 import type { InlineQueryResult } from "grammy/types";
 import type { BotContext } from "../bot/context";
-import { promptProblem } from "../bot/conversations/ask-prompt";
-import { imageQuote } from "../bot/conversations/image-options";
 import { recordedKinds, type SentFileKind } from "../generations/deliver/sent-file";
+import { imageQuote } from "../generations/image-options";
 import { generationParams } from "../generations/params";
+import { promptProblem } from "../generations/prompt-rule";
 import type { Generations } from "../generations/service";
 import type { Generation } from "../generations/types";
 import { shorten } from "../lib/shorten";

@@ -1,8 +1,8 @@
 import { InlineKeyboard } from "grammy";
 import type { BotContext } from "../bot/context";
-import { translateFor } from "../bot/i18n";
 import type { Generations } from "../generations/service";
 import { showStatus } from "../generations/status";
+import { translateFor } from "../i18n/i18n";
 import { inlineConfirmData } from "../telegram/callback-data";
 import { editInlineText } from "../telegram/edit-inline";
 import { isTelegramFailure, logNotShown } from "../telegram/telegram-error";

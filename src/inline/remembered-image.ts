@@ -1,4 +1,5 @@
-import { defaultImageOptions, type ImageOptions } from "../bot/conversations/image-options";
+import type { ImageOptions } from "../generations/image-options";
+import { defaultImageOptions } from "../generations/image-options";
 import type { Preferences } from "../preferences";
 import { imageOptionsOfStored } from "../preferences";
 

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { TranslateFor } from "../bot/i18n";
+import type { TranslateFor } from "../i18n/i18n";
 import type { Logger } from "../lib/logger";
 import type { RateWindow } from "../lib/rate-window";
 import { type Language, languageFromCode } from "../users/language";

@@ -1,10 +1,10 @@
-import { upscaleModel } from "../bot/conversations/result-actions";
-import type { TranslateFor } from "../bot/i18n";
 import { holdCosts } from "../credits/hold-costs";
 import type { Database } from "../db/client";
 import { describeParams, type GenerationParams, upscalePrompt } from "../generations/params";
 import type { Generations } from "../generations/service";
 import type { Generation } from "../generations/types";
+import { upscaleModel } from "../generations/upscale";
+import type { TranslateFor } from "../i18n/i18n";
 import { limits } from "../media/catalog";
 import type { Prices } from "../pricing/prices";
 import type { MediaStore } from "../storage/media-store";

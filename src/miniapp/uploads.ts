@@ -1,8 +1,8 @@
 import { type Api, InputFile } from "grammy";
 import type { Message } from "grammy/types";
-import { type Checked, type InputProblem, mediaIn, photoIn } from "../bot/conversations/inputs";
-import type { Translate } from "../bot/i18n";
 import { telegramLimits } from "../generations/deliver/send-outputs";
+import { type Checked, type InputProblem, mediaIn, photoIn } from "../generations/inputs";
+import type { Translate } from "../i18n/i18n";
 import { dubbingFormats } from "../media/catalog";
 import { classifyTelegramError } from "../telegram/telegram-error";
 import type { UploadResponse } from "./contract";

@@ -1,8 +1,8 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { InlineKeyboardButton } from "grammy/types";
 import type { BotContext } from "../bot/context";
-import type { Translate } from "../bot/i18n";
 import type { Ledger } from "../credits/ledger";
+import type { Translate } from "../i18n/i18n";
 import type { CreditPack } from "../pricing/packs";
 import { buyMenuData, buyPackData } from "../telegram/callback-data";
 import { packInvoice } from "./invoice";

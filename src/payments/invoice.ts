@@ -1,4 +1,4 @@
-import type { Translate } from "../bot/i18n";
+import type { Translate } from "../i18n/i18n";
 import type { CreditPack } from "../pricing/packs";
 import { makePayload, packTotal } from "./packs";
 

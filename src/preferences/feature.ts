@@ -1,6 +1,6 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { BotContext } from "../bot/context";
-import { negotiateLanguage } from "../bot/i18n";
+import { negotiateLanguage } from "../i18n/i18n";
 import { defaultDubTarget, imageModelInfo, type Operation, operations } from "../media/catalog";
 import { settingsResetData } from "../telegram/callback-data";
 import { isTelegramFailure } from "../telegram/telegram-error";

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { type ImageOptions, imageOptionsFrom } from "../bot/conversations/image-options";
-import { type VideoOptions, videoOptionsFrom } from "../bot/conversations/video-options";
+import type { ImageOptions } from "../generations/image-options";
+import { imageOptionsFrom } from "../generations/image-options";
 import type { GenerationParams, GenerationParamsInput } from "../generations/params";
+import { type VideoOptions, videoOptionsFrom } from "../generations/video-options";
 import {
   type DubbingLanguage,
   type DubbingSourceLanguage,

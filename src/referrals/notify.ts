@@ -1,5 +1,5 @@
 import type { Api } from "grammy";
-import type { TranslateFor } from "../bot/i18n";
+import type { TranslateFor } from "../i18n/i18n";
 import type { Logger } from "../lib/logger";
 import type { Users } from "../users/users";
 import type { ReferralNotice } from "./hooks";

@@ -1,6 +1,6 @@
 import type { Api } from "grammy";
 import type { Redis } from "ioredis";
-import { translate } from "../bot/i18n";
+import { translate } from "../i18n/i18n";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { type Language, languageFromCode } from "../users/language";

@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { Api } from "grammy";
 import { Redis } from "ioredis";
-import { translateFor } from "../bot/i18n";
 import { boundedAutoRetry } from "../bot/transformers";
 import { broadcastQueue, createBroadcastStore } from "../broadcasts";
 import type { Config } from "../config";
@@ -17,6 +16,7 @@ import { createSyncHints } from "../generations/sync/sync-hints";
 import type { Generation } from "../generations/types";
 import { countFloodWaits, instrumentMediaClient } from "../http/instrument";
 import { createMetrics, type Metrics } from "../http/metrics";
+import { translateFor } from "../i18n/i18n";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { outageLog } from "../lib/outage-log";

@@ -3,12 +3,12 @@ import type { ServerType } from "@hono/node-server";
 import type { Api, Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { Hono } from "hono";
+import { balanceFeature, startFeature } from "../account";
 import { adminFeature } from "../admin";
 import { allowedUpdates } from "../bot/allowed-updates";
 import { createBot } from "../bot/bot";
 import { syncCommands } from "../bot/commands";
 import type { BotContext } from "../bot/context";
-import { conversationCommands, conversationFeatures } from "../bot/conversations/conversation-features";
 import { setDefaultMenuButton } from "../bot/menu-button";
 import { createInFlight, type InFlight } from "../bot/middleware/in-flight";
 import { defaultRateLimit } from "../bot/middleware/rate-limit";
@@ -29,6 +29,7 @@ import { type MiniAppDeps, mountMiniApp } from "../miniapp";
 import { buyFeature, checkoutFeature, paymentCommands, refundedPaymentFeature } from "../payments";
 import { createPreferences, settingsCommands, settingsFeature } from "../preferences";
 import { inviteFeature, referralCommands } from "../referrals";
+import { cancelFeature, requestCommands, requestFeatures } from "../requests";
 import { classifyTelegramError } from "../telegram/telegram-error";
 import { languageFromCode } from "../users/language";
 import { listen } from "./health-server";
@@ -39,7 +40,7 @@ import type { RuntimeTiming } from "./settings";
 import { phase, type StopPhases } from "./stop-phases";
 
 /** The features' commands in the menu (each has a `cmd-<name>` locale key), besides everyone's. */
-const menuCommands = [...conversationCommands, ...settingsCommands, ...referralCommands, ...paymentCommands];
+const menuCommands = [...requestCommands, ...settingsCommands, ...referralCommands, ...paymentCommands];
 
 export interface WebRole {
   bot: Bot<BotContext> | undefined;
@@ -108,7 +109,7 @@ function telegramBot(
   const preferences = createPreferences(db);
   return createBot(
     config.telegram.token!,
-    { config, logger, db, ledger, users, redis, generations },
+    { config, logger, db, users, redis },
     {
       apiRoot: config.telegram.apiRoot,
       apiTransformers: [countFloodWaits(s.metrics)],
@@ -133,7 +134,11 @@ function telegramBot(
           phase: "checkout",
           composer: refundedPaymentFeature({ payments: s.payments, test: s.config.sandbox }),
         },
-        // first: a message sent via the bot (a placed inline offer) is nobody's answer to a conversation
+        // always available: before the other features and their conversations (/cancel leaves one)
+        startFeature({ users, ledger, db, config }),
+        balanceFeature({ ledger, db }),
+        cancelFeature({ generations }),
+        // first of the others: a message sent via the bot (a placed inline offer) is nobody's answer to a conversation
         inlineFeature({
           prices,
           preferences,
@@ -144,9 +149,9 @@ function telegramBot(
         }),
         // before anything that starts a request in a group: the group admins' settings and their guard
         ...groupFeatures({ db, generations, users }),
-        // the broadcast conversation before the others: conversationFeatures answers every other `cv:` press as stale
-        broadcastFeature({ db, ...s.broadcasts, adminIds: config.adminIds, logger, users, ledger }),
-        ...conversationFeatures({
+        // the broadcast conversation before the others: requestFeatures answers every other `cv:` press as stale
+        broadcastFeature({ db, ...s.broadcasts, adminIds: config.adminIds, logger, users }),
+        ...requestFeatures({
           db,
           users,
           ledger,

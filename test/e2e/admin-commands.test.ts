@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { translate } from "../../src/bot/i18n";
 import { broadcasts, generations, holds, kvStore, ledgerEntries, payments, users } from "../../src/db/schema";
+import { translate } from "../../src/i18n/i18n";
 import type { BotMessage, TestUser } from "../../src/playground/telegram";
 import { eventually, generationIn, type Harness, startedUser, startHarness } from "../support/harness";
 

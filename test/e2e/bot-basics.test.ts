@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { Composer } from "grammy";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { balanceFeature, startFeature } from "../../src/account";
 import { createBot } from "../../src/bot/bot";
 import { syncCommands } from "../../src/bot/commands";
 import type { BotContext, BotDeps } from "../../src/bot/context";
@@ -13,10 +14,11 @@ import { type PollingHandle, startPolling } from "../../src/bot/polling";
 import { createUpdateJournal } from "../../src/bot/update-journal";
 import { telegramWebhookApp } from "../../src/bot/webhook";
 import { loadConfig } from "../../src/config";
-import { createLedger } from "../../src/credits/ledger";
+import { createLedger, type Ledger } from "../../src/credits/ledger";
 import { users as usersTable } from "../../src/db/schema";
 import { createLogger } from "../../src/lib/logger";
 import { startTelegramStandIn, type TelegramStandIn } from "../../src/playground/telegram";
+import { cancelFeature } from "../../src/requests";
 import { createUsers } from "../../src/users/users";
 import { createTestDatabase, type TestDatabase } from "../support/db";
 import { plain } from "../support/messages";
@@ -58,6 +60,9 @@ function testFeatures(): Composer<BotContext> {
  * Each stand-in numbers its users and updates from the same ranges, so each
  * gets a database and a Redis prefix of its own.
  */
+/** The kernel's deps and the ledger the account features (/start, /balance) are made with. */
+type WorldDeps = BotDeps & { ledger: Ledger };
+
 async function createWorld(name: string) {
   const database = await createTestDatabase();
   const redis = new Redis("redis://127.0.0.1:6379", { maxRetriesPerRequest: 1 });
@@ -75,7 +80,7 @@ async function createWorld(name: string) {
   );
   const ledger = createLedger(database.db);
   const users = createUsers(database.db, ledger, { welcomeCredits: config.welcomeCredits });
-  const deps: BotDeps = { config, logger, db: database.db, ledger, users, redis };
+  const deps: WorldDeps = { config, logger, db: database.db, ledger, users, redis };
   return {
     database,
     deps,
@@ -83,7 +88,7 @@ async function createWorld(name: string) {
     botFor: (tg: TelegramStandIn) =>
       createBot(tg.token, deps, {
         apiRoot: tg.apiRoot,
-        features: [testFeatures()],
+        features: [startFeature(deps), balanceFeature(deps), cancelFeature({}), testFeatures()],
         // as syncCommands(bot) below: no feature puts a command in the menu
         menuCommands: [],
         rateLimit: { limit: RATE_LIMIT, windowMs: 60 * 60 * 1000 },
@@ -101,7 +106,7 @@ describe("bot basics over long polling", () => {
   let tg: TelegramStandIn;
   let polling: PollingHandle;
   let world: Awaited<ReturnType<typeof createWorld>>;
-  let deps: BotDeps;
+  let deps: WorldDeps;
   let database: TestDatabase;
   let logLines: Array<Record<string, unknown>>;
 

@@ -1,8 +1,8 @@
 import type { ChildProcess } from "node:child_process";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, test } from "vitest";
-import { translate } from "../../src/bot/i18n";
 import { generations, processedUpdates } from "../../src/db/schema";
+import { translate } from "../../src/i18n/i18n";
 import type { TestUser } from "../../src/playground/telegram";
 import {
   confirmOffer,

@@ -1,8 +1,8 @@
 import type { ChildProcess } from "node:child_process";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, test } from "vitest";
-import { translate } from "../../src/bot/i18n";
 import { broadcastRecipients, broadcasts, users } from "../../src/db/schema";
+import { translate } from "../../src/i18n/i18n";
 import type { BotMessage, TestUser } from "../../src/playground/telegram";
 import { defaultPolicy } from "../../src/runtime/settings";
 import { blockedUserIds } from "../support/blocked-users";

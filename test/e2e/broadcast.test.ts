@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { translate } from "../../src/bot/i18n";
 import { broadcastRecipients, broadcasts, users } from "../../src/db/schema";
+import { translate } from "../../src/i18n/i18n";
 import type { TestUser } from "../../src/playground/telegram";
 import { deleteRedisKeys, eventually, type Harness, startedUser, startHarness } from "../support/harness";
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { balanceEntries } from "../../src/bot/features/balance";
-import { translate } from "../../src/bot/i18n";
+import { balanceEntries } from "../../src/account/balance";
+import { translate } from "../../src/i18n/i18n";
 import type { TestUser } from "../../src/playground/telegram";
 import type { Language } from "../../src/users/language";
 import { generationIn, type Harness, requestImage, startedUser, startHarness } from "../support/harness";

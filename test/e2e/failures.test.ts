@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { translate } from "../../src/bot/i18n";
+import { translate } from "../../src/i18n/i18n";
 import { signGid } from "../../src/storage/signed-tokens";
 import {
   deleteRedisKeys,

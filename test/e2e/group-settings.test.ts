@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { InlineKeyboardButton } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { translate } from "../../src/bot/i18n";
 import { groupSettings, processedUpdates } from "../../src/db/schema";
+import { translate } from "../../src/i18n/i18n";
 import type { BotMessage, TestGroup, TestUser } from "../../src/playground/telegram";
 import { eventually, generationIn, type Harness, startedUser, startHarness } from "../support/harness";
 import { buttons, byData, hasData, plain, says } from "../support/messages";

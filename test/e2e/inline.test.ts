@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { defaultImageOptions, imageQuote } from "../../src/bot/conversations/image-options";
 import { generations, inlineOffers } from "../../src/db/schema";
+import { defaultImageOptions, imageQuote } from "../../src/generations/image-options";
 import type { BotMessage } from "../../src/playground/telegram";
 import { createPrices, loadPriceTable } from "../../src/pricing/prices";
 import { eventually, type Harness, startedUser, startHarness } from "../support/harness";

@@ -1,7 +1,7 @@
 import { Api } from "grammy";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { adminCommands, groupAdminCommands } from "../../src/bot/commands";
-import { translate } from "../../src/bot/i18n";
+import { translate } from "../../src/i18n/i18n";
 import type { TestUser } from "../../src/playground/telegram";
 import type { Language } from "../../src/users/language";
 import { eventually, type Harness, startedUser, startHarness } from "../support/harness";

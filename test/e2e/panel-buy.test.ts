@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { translate } from "../../src/bot/i18n";
+import { translate } from "../../src/i18n/i18n";
 import type { BotMessage, TestUser } from "../../src/playground/telegram";
 import { generationIn, type Harness, startedUser, startHarness } from "../support/harness";
 import { buttons } from "../support/messages";

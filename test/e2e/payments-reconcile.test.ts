@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { Api } from "grammy";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { translate, translateFor } from "../../src/bot/i18n";
 import { purchaseRefundKey } from "../../src/credits/entry-keys";
 import { ledgerEntries, payments, users } from "../../src/db/schema";
+import { translate, translateFor } from "../../src/i18n/i18n";
 import { createLogger } from "../../src/lib/logger";
 import { paymentReconciler } from "../../src/payments/reconciler";
 import { createPaymentStore } from "../../src/payments/store";

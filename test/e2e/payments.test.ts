@@ -1,8 +1,8 @@
 import type { ChildProcess } from "node:child_process";
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { translate } from "../../src/bot/i18n";
 import { ledgerEntries, payments, users } from "../../src/db/schema";
+import { translate } from "../../src/i18n/i18n";
 import { eventually, type Harness, startedUser, startHarness } from "../support/harness";
 import { invoiceFor, isInvoice } from "../support/payments";
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { translate } from "../../src/bot/i18n";
 import { payments, referrals } from "../../src/db/schema";
+import { translate } from "../../src/i18n/i18n";
 import type { TestUser } from "../../src/playground/telegram";
 import { eventually, type Harness, startedUser, startHarness } from "../support/harness";
 import { invoiceFor } from "../support/payments";

@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { translate } from "../../src/bot/i18n";
 import { purchaseRefundKey } from "../../src/credits/entry-keys";
 import { ledgerEntries, payments } from "../../src/db/schema";
+import { translate } from "../../src/i18n/i18n";
 import type { TestUser } from "../../src/playground/telegram";
 import {
   eventually,

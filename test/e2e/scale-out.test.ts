@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { translate } from "../../src/bot/i18n";
+import { translate } from "../../src/i18n/i18n";
 import type { TestUser } from "../../src/playground/telegram";
 import { eventually, type Harness, startHarness } from "../support/harness";
 import {

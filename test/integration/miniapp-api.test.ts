@@ -3,9 +3,9 @@ import { eq } from "drizzle-orm";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { collectStats } from "../../src/admin/stats";
-import { translateFor } from "../../src/bot/i18n";
 import { holds } from "../../src/db/schema";
 import { maxDubSeconds, quote } from "../../src/generations/quote";
+import { translateFor } from "../../src/i18n/i18n";
 import { encodePng } from "../../src/lib/png";
 import type {
   BroadcastsResponse,

@@ -1,8 +1,8 @@
 import { count, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { translateFor } from "../../src/bot/i18n";
 import { generations, ledgerEntries, users } from "../../src/db/schema";
+import { translateFor } from "../../src/i18n/i18n";
 import type { GenerateResponse } from "../../src/miniapp/contract";
 import type { TestUser } from "../../src/playground/telegram";
 import { eventually, type Harness, startedUser, startHarness } from "../support/harness";

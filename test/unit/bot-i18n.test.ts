@@ -3,7 +3,7 @@ import { I18n } from "@grammyjs/i18n";
 import { describe, expect, test } from "vitest";
 import { baseCommands } from "../../src/bot/commands";
 import type { BotContext } from "../../src/bot/context";
-import { i18n, localeSource, negotiateLanguage, rememberBundleMatches, translate } from "../../src/bot/i18n";
+import { i18n, localeSource, negotiateLanguage, rememberBundleMatches, translate } from "../../src/i18n/i18n";
 import { type Language, languages } from "../../src/users/language";
 
 const isolation = /[\u2068\u2069]/g;

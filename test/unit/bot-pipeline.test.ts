@@ -7,13 +7,15 @@ import { Composer } from "grammy";
 import type { Update } from "grammy/types";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { balanceFeature, startFeature } from "../../src/account";
 import { createBot } from "../../src/bot/bot";
 import type { BotContext, BotDeps } from "../../src/bot/context";
 import { createUpdateJournal } from "../../src/bot/update-journal";
 import { loadConfig } from "../../src/config";
-import { createLedger } from "../../src/credits/ledger";
+import { createLedger, type Ledger } from "../../src/credits/ledger";
 import { kvStore, processedUpdates } from "../../src/db/schema";
 import { createLogger } from "../../src/lib/logger";
+import { cancelFeature } from "../../src/requests";
 import { createUsers } from "../../src/users/users";
 import { testBotInfo } from "../support/bot-info";
 import { createTestDatabase, type TestDatabase } from "../support/db";
@@ -33,7 +35,8 @@ interface Call {
 
 let database: TestDatabase;
 let redis: Redis;
-let deps: BotDeps;
+/** The kernel's deps and the ledger the account features (/start, /balance) are made with. */
+let deps: BotDeps & { ledger: Ledger };
 const prefix = `msb-test-pipeline-${randomBytes(4).toString("hex")}`;
 const logLines: string[] = [];
 let nextUpdateId = 1;
@@ -74,7 +77,7 @@ async function startFakeApi() {
 
 let api: Awaited<ReturnType<typeof startFakeApi>>;
 
-function makeBot(options: { limit?: number; deps?: BotDeps } = {}) {
+function makeBot(options: { limit?: number; deps?: BotDeps & { ledger: Ledger } } = {}) {
   const boom = new Composer<BotContext>();
   boom.command("boom", () => {
     throw new Error("db password=hunter2 exploded");
@@ -92,7 +95,12 @@ function makeBot(options: { limit?: number; deps?: BotDeps } = {}) {
   const bot = createBot("123456:test-token-not-real-aaaaaaaaaaaa", options.deps ?? deps, {
     apiRoot: api.apiRoot,
     botInfo,
-    features: [boom],
+    features: [
+      startFeature(options.deps ?? deps),
+      balanceFeature(options.deps ?? deps),
+      cancelFeature({}),
+      boom,
+    ],
     menuCommands: [],
     rateLimit: { limit: options.limit ?? 50, windowMs: 3_600_000 },
   });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { translateFor as t, translate } from "../../src/bot/i18n";
 import { etaSeconds, progressView } from "../../src/broadcasts/progress";
 import type { Broadcast, RecipientCounts } from "../../src/broadcasts/store";
+import { translateFor as t, translate } from "../../src/i18n/i18n";
 
 const broadcast = (patch: Partial<Broadcast>): Broadcast => ({
   id: "00000000-0000-4000-8000-000000000001",

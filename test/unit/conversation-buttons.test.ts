@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { pickKeyboard } from "../../src/bot/conversations/pick";
 import { dubbingLanguages, imageModels, videoModelIds } from "../../src/media/catalog";
+import { pickKeyboard } from "../../src/requests/pick";
 import { panelData, parsePanelAction } from "../../src/telegram/callback-data";
 
 const t = (key: string) => key;

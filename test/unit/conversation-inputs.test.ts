@@ -1,9 +1,9 @@
 import type { Message } from "grammy/types";
 import { describe, expect, test } from "vitest";
-import { captionCommand } from "../../src/bot/conversations/conversation-features";
-import { fitImageOptions } from "../../src/bot/conversations/image-options";
-import { linkIn, mediaIn, photoIn } from "../../src/bot/conversations/inputs";
-import { fitVideoOptions } from "../../src/bot/conversations/video";
+import { fitImageOptions } from "../../src/generations/image-options";
+import { linkIn, mediaIn, photoIn } from "../../src/generations/inputs";
+import { captionCommand } from "../../src/requests/feature";
+import { fitVideoOptions } from "../../src/requests/video";
 
 const MB = 1024 * 1024;
 const message = (content: Record<string, unknown>) =>

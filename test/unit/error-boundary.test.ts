@@ -2,8 +2,8 @@ import { Api, BotError, Context } from "grammy";
 import type { Update } from "grammy/types";
 import { describe, expect, test } from "vitest";
 import type { BotContext } from "../../src/bot/context";
-import { translate } from "../../src/bot/i18n";
 import { handleBotError } from "../../src/bot/middleware/error-boundary";
+import { translate } from "../../src/i18n/i18n";
 import { testBotInfo } from "../support/bot-info";
 
 /** An Api that records every call and answers `true`, as Telegram does for answer* methods. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { translateFor } from "../../src/bot/i18n";
+import { translateFor } from "../../src/i18n/i18n";
 import { systemClock } from "../../src/lib/clock";
 import { createLogger } from "../../src/lib/logger";
 import { makePayload } from "../../src/payments/packs";

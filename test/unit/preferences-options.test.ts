@@ -1,11 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { fitImageOptions } from "../../src/bot/conversations/image-options";
-import { readRemembered, rememberConfirmed } from "../../src/bot/conversations/remembered";
-import { upscaleModel } from "../../src/bot/conversations/result-actions";
 import type { Conv } from "../../src/bot/conversations/screen";
-import { fitVideoOptions } from "../../src/bot/conversations/video-options";
+import { fitImageOptions } from "../../src/generations/image-options";
 import { generationParams } from "../../src/generations/params";
+import { upscaleModel } from "../../src/generations/upscale";
+import { fitVideoOptions } from "../../src/generations/video-options";
 import {
   allowedDurations,
   defaultImageModel,
@@ -26,6 +25,7 @@ import {
   videoOptionsOfStored,
 } from "../../src/preferences/options";
 import { createPrices, loadPriceTable } from "../../src/pricing/prices";
+import { readRemembered, rememberConfirmed } from "../../src/requests/remembered";
 
 /** Anything JSON can hold: what a jsonb column may contain after years of releases. */
 const junk = fc.jsonValue();

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { translateFor as t, translate } from "../../src/bot/i18n";
 import { generationStates } from "../../src/db/schema";
 import { queuedText, type StatusApi, showStatus, statusView } from "../../src/generations/status";
 import type { Generation } from "../../src/generations/types";
+import { translateFor as t, translate } from "../../src/i18n/i18n";
 import { generationRow } from "../support/generation-row";
 
 const en = (key: string, vars?: Record<string, string | number>) => translate("en", key, vars);

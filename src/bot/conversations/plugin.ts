@@ -22,7 +22,7 @@ export function conversationStorageKey(ctx: Pick<Context, "chatId" | "from">): s
  * release no longer fit the code: those conversations then start afresh
  * instead of replaying into the wrong step.
  */
-const conversationVersion = 3;
+const conversationVersion = 4;
 
 const storedSchema = z.object({
   version: z.tuple([z.number(), z.union([z.string(), z.number()])]),

@@ -6,7 +6,7 @@ import type { BotContext } from "../context";
 
 export type Conv = Conversation<BotContext, Context>;
 
-import type { Translate } from "../i18n";
+import type { Translate } from "../../i18n/i18n";
 
 /** What a step waits for: a press on its own message, or a message from the user. */
 export type ScreenEvent =

@@ -1,8 +1,8 @@
 import { type BotError, GrammyError, HttpError } from "grammy";
+import { negotiateLanguage, translate } from "../../i18n/i18n";
 import { type Logger, scrub } from "../../lib/logger";
 import { isTelegramFailure } from "../../telegram/telegram-error";
 import type { BotContext } from "../context";
-import { negotiateLanguage, translate } from "../i18n";
 
 function describe(error: unknown): Record<string, unknown> {
   if (error instanceof GrammyError) {

@@ -1,6 +1,6 @@
 import { GrammyError } from "grammy";
 import type { z } from "zod";
-import type { TranslateFor } from "../../bot/i18n";
+import type { TranslateFor } from "../../i18n/i18n";
 import type { Logger } from "../../lib/logger";
 import { type JobHandler, type JobKind, jobHandler } from "../../queue/job";
 import { DownloadError } from "../../storage/media-store";

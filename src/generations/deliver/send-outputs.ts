@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { type Api, type InlineKeyboard, InputFile } from "grammy";
 import type { InputMediaDocument, InputMediaPhoto, Message } from "grammy/types";
-import type { TranslateFor } from "../../bot/i18n";
+import type { TranslateFor } from "../../i18n/i18n";
 import { releaseChunks } from "../../lib/release-chunks";
 import { shorten } from "../../lib/shorten";
 import type { MediaStore, StoredFile } from "../../storage/media-store";

@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { Api } from "grammy";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { translate } from "../../../src/bot/i18n";
 import type { Ledger } from "../../../src/credits/ledger";
 import {
   type DeliverDeps,
@@ -13,6 +12,7 @@ import {
   deliverJobHandler,
 } from "../../../src/generations/deliver/deliver-step";
 import type { Generations } from "../../../src/generations/service";
+import { translate } from "../../../src/i18n/i18n";
 import { startTelegramStandIn, type TelegramStandIn, type TestUser } from "../../../src/playground/telegram";
 import { solidPng } from "../../../src/playground/telegram/images";
 import { defaultPolicy } from "../../../src/runtime/settings";

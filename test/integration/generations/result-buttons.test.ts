@@ -5,12 +5,12 @@ import { join } from "node:path";
 import { Api } from "grammy";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { translate } from "../../../src/bot/i18n";
 import type { Ledger } from "../../../src/credits/ledger";
 import { type DeliverDeps, deliverGeneration } from "../../../src/generations/deliver/deliver-step";
 import { telegramLimits } from "../../../src/generations/deliver/send-outputs";
 import type { Generations } from "../../../src/generations/service";
 import type { CreateInput } from "../../../src/generations/types";
+import { translate } from "../../../src/i18n/i18n";
 import {
   type BotMessage,
   startTelegramStandIn,

@@ -1,24 +1,20 @@
 import type { Context } from "grammy";
-import { type GenerationParams, upscalePrompt } from "../../generations/params";
-import { shorten } from "../../lib/shorten";
-import { type ImageSize, imageSizes, nearestImageSize } from "../../media/catalog";
-import { imageOptionsOfStored } from "../../preferences";
+import type { SeedBase } from "../bot/conversations/opening";
+import type { Conv } from "../bot/conversations/screen";
+import type { ImageOptions } from "../generations/image-options";
+import { defaultImageOptions, imageOptionsFrom, imageQuote } from "../generations/image-options";
+import type { PhotoInput } from "../generations/inputs";
+import { type GenerationParams, upscalePrompt } from "../generations/params";
+import { shorten } from "../lib/shorten";
+import { type ImageSize, imageSizes, nearestImageSize } from "../media/catalog";
+import { imageOptionsOfStored } from "../preferences";
 import { askPrompt } from "./ask-prompt";
 import { collectPhotos } from "./collect-photos";
 import { confirmRequest } from "./confirm-request";
-import {
-  defaultImageOptions,
-  type ImageOptions,
-  imageOptionLines,
-  imageOptionsFrom,
-  imageQuote,
-  imageSettings,
-} from "./image-options";
-import type { PhotoInput } from "./inputs";
-import { type ConversationDeps, openConversation, type SeedBase } from "./opening";
+import { imageOptionLines, imageSettings } from "./image-settings";
+import { type ConversationDeps, openRequest } from "./open-request";
 import { type PanelSpec, runPanel } from "./panel";
 import { readRemembered, rememberedLines } from "./remembered";
-import type { Conv } from "./screen";
 import { priceLines, summaryPromptLength } from "./summary";
 
 export interface EditSeed extends SeedBase {
@@ -56,7 +52,7 @@ interface EditRequest {
  */
 export function editConversation(deps: ConversationDeps) {
   return async function edit(conversation: Conv, ctx: Context, seed: EditSeed): Promise<void> {
-    const { screen, t, who, available } = await openConversation(deps, conversation, ctx, seed);
+    const { screen, t, who, available } = await openRequest(deps, conversation, ctx, seed);
     const remembered =
       seed.params || seed.preset
         ? undefined

@@ -1,8 +1,6 @@
-import { quote } from "../../generations/quote";
+import { fitImageOptions, type ImageOptions, imageQuote } from "../generations/image-options";
+import type { Translate } from "../i18n/i18n";
 import {
-  defaultImageModel,
-  defaultImageSize,
-  type ImageModel,
   type ImageResolution,
   type ImageSize,
   imageModelInfo,
@@ -10,73 +8,12 @@ import {
   imageSizes,
   isImageModel,
   limits,
-  nearestImageSize,
-} from "../../media/catalog";
-import type { Prices } from "../../pricing/prices";
-import type { Translate } from "../i18n";
+} from "../media/catalog";
+import type { Prices } from "../pricing/prices";
 import type { Setting } from "./panel";
 import { priced } from "./summary";
 
-/** The options of an image or an edit, always valid for the chosen model. */
-export interface ImageOptions {
-  model: ImageModel;
-  imageSize: ImageSize;
-  resolution: ImageResolution | undefined;
-  numImages: number;
-}
-
 const counts = Array.from({ length: limits.numImages.max - limits.numImages.min + 1 }, (_, i) => i + 1);
-
-/** Keeps what still applies to `model` and fills the rest with its defaults. */
-export function fitImageOptions(options: ImageOptions, model: ImageModel): ImageOptions {
-  const info = imageModelInfo[model];
-  const resolution =
-    info.qualities.length === 0
-      ? undefined
-      : options.resolution && info.qualities.includes(options.resolution)
-        ? options.resolution
-        : info.qualities[0];
-  return {
-    model,
-    imageSize: options.imageSize,
-    resolution,
-    numImages: info.multipleOutputs ? options.numImages : 1,
-  };
-}
-
-/** The defaults; an edit keeps the proportions of its first picture when they are known. */
-export function defaultImageOptions(picture?: { width?: number; height?: number }): ImageOptions {
-  const imageSize =
-    picture?.width && picture.height ? nearestImageSize(picture.width, picture.height) : defaultImageSize;
-  return fitImageOptions(
-    { model: defaultImageModel, imageSize, resolution: undefined, numImages: 1 },
-    defaultImageModel,
-  );
-}
-
-/** Options of stored params (a retry), checked against today's catalog. */
-export function imageOptionsFrom(p: {
-  model: string;
-  imageSize: string;
-  resolution?: string | undefined;
-  numImages: number;
-}): ImageOptions {
-  const model = isImageModel(p.model) ? p.model : defaultImageModel;
-  const imageSize = (imageSizes as readonly string[]).includes(p.imageSize)
-    ? (p.imageSize as ImageSize)
-    : defaultImageSize;
-  return fitImageOptions(
-    {
-      model,
-      imageSize,
-      resolution: p.resolution as ImageResolution | undefined,
-      numImages: Math.min(Math.max(p.numImages, 1), limits.numImages.max),
-    },
-    model,
-  );
-}
-
-export const imageQuote = (prices: Prices, o: ImageOptions) => quote(prices, { operation: "image", ...o });
 
 /** Model, aspect ratio, resolution (models with several) and count (models with several outputs). */
 export function imageSettings<S extends { options: ImageOptions }>(

@@ -1,25 +1,17 @@
-import type { GenerationParamsInput } from "../../generations/params";
-import type { Generations } from "../../generations/service";
-import { queuedText } from "../../generations/status";
-import type { CreateResult } from "../../generations/types";
-import { faultPoint } from "../../lib/fault-point";
-import { buyKeyboard } from "../../payments";
-import type { PriceQuote } from "../../pricing/prices";
+import type { Requester } from "../bot/conversations/opening";
+import type { Conv, Screen } from "../bot/conversations/screen";
+import type { GenerationParamsInput } from "../generations/params";
+import type { Generations } from "../generations/service";
+import { queuedText } from "../generations/status";
+import type { CreateResult } from "../generations/types";
+import { faultPoint } from "../lib/fault-point";
+import { buyKeyboard } from "../payments";
+import type { PriceQuote } from "../pricing/prices";
 import type { SubmitOutcome } from "./panel";
 import { type RememberedDeps, rememberConfirmed } from "./remembered";
-import type { Conv, Screen } from "./screen";
 
 export interface ConfirmDeps extends RememberedDeps {
   generations: Pick<Generations, "create" | "enqueueSubmit" | "waitingCount">;
-}
-
-/** Who asks and where the answer goes; fixed when the conversation starts. */
-export interface Requester {
-  userId: number;
-  language: string;
-  chatId: number;
-  threadId: number | null;
-  replyTo: number | null;
 }
 
 type Created =

@@ -1,16 +1,19 @@
 import { Composer } from "grammy";
-import { stillRunning } from "../../generations/states";
-import { showStatus } from "../../generations/status";
-import { classifyTelegramError } from "../../telegram/telegram-error";
-import type { BotContext, BotDeps } from "../context";
-import { translateFor } from "../i18n";
+import type { BotContext } from "../bot/context";
+import type { Generations } from "../generations/service";
+import { stillRunning } from "../generations/states";
+import { showStatus } from "../generations/status";
+import { translateFor } from "../i18n/i18n";
+import { classifyTelegramError } from "../telegram/telegram-error";
 
 /**
  * /cancel, always reachable (registered before the conversations): leaves the
  * conversation in progress, and cancels the user's requests that are still
  * queued (not yet sent to the studio), which releases their credits.
  */
-export function cancelFeature(deps: Pick<BotDeps, "generations">): Composer<BotContext> {
+export function cancelFeature(deps: {
+  generations?: Pick<Generations, "recent" | "cancel" | "setStatusShown">;
+}): Composer<BotContext> {
   const cancelFeature = new Composer<BotContext>();
 
   cancelFeature.command("cancel", async (ctx) => {

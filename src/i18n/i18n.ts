@@ -1,15 +1,15 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { I18n } from "@grammyjs/i18n";
+import type { Context } from "grammy";
 import { projectPath } from "../lib/project-root";
 import { type Language, languageFromCode, languages } from "../users/language";
-import type { BotContext } from "./context";
 
 /**
  * A language's messages: `locales/<language>.ftl` and then every file of
  * `locales/<language>/`, one per feature, in name order.
  */
 export function localeSource(language: Language): string {
-  const dir = projectPath("src", "bot", "locales", language);
+  const dir = projectPath("src", "i18n", "locales", language);
   let parts: string[] = [];
   try {
     parts = readdirSync(dir)
@@ -19,20 +19,23 @@ export function localeSource(language: Language): string {
     parts = [];
   }
   return [
-    readFileSync(projectPath("src", "bot", "locales", `${language}.ftl`), "utf8"),
-    ...parts.map((f) => readFileSync(projectPath("src", "bot", "locales", language, f), "utf8")),
+    readFileSync(projectPath("src", "i18n", "locales", `${language}.ftl`), "utf8"),
+    ...parts.map((f) => readFileSync(projectPath("src", "i18n", "locales", language, f), "utf8")),
   ].join("\n");
 }
+
+/** What choosing a language reads of an update: the sender's saved row (once registered) and Telegram's sender. */
+type LanguageContext = Context & { user?: { language: string } | undefined };
 
 /**
  * The saved language of the user wins (set by the registration middleware as
  * `ctx.user`); before that, Telegram's `language_code` decides.
  */
-export function negotiateLanguage(ctx: Pick<BotContext, "user" | "from">): Language {
+export function negotiateLanguage(ctx: Pick<LanguageContext, "user" | "from">): Language {
   return languageFromCode(ctx.user?.language ?? ctx.from?.language_code);
 }
 
-export const i18n = new I18n<BotContext>({
+export const i18n = new I18n<LanguageContext>({
   defaultLocale: "en",
   localeNegotiator: negotiateLanguage,
 });
@@ -55,7 +58,7 @@ rememberBundleMatches(i18n);
  * remembered. It is a private method of the plugin's Fluent: if a release
  * renames it, translations keep working, unremembered (the i18n test notices).
  */
-export function rememberBundleMatches(target: I18n<BotContext>): void {
+export function rememberBundleMatches<C extends Context>(target: I18n<C>): void {
   const fluent = target.fluent as unknown as { matchBundles?: (locales: string[]) => unknown[] };
   const match = fluent.matchBundles?.bind(target.fluent);
   if (!match) return;

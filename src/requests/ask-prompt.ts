@@ -1,23 +1,8 @@
 import { InlineKeyboard } from "grammy";
-import { imageParams } from "../../generations/params";
-import { hasVisibleCharacter } from "../../lib/visible-text";
-import { panelData } from "../../telegram/callback-data";
-import type { Translate } from "../i18n";
-import { navRow, type Screen } from "./screen";
+import { navRow, type Screen } from "../bot/conversations/screen";
+import { promptProblem } from "../generations/prompt-rule";
+import { panelData } from "../telegram/callback-data";
 import { back, cancelled, type StepResult, value } from "./steps";
-
-/** The prompt rule of the stored params (generations/params.ts), so what we accept is what we store. */
-const promptSchema = imageParams.shape.prompt;
-const promptMaxLength = 2000;
-
-/** Why a text cannot be a prompt, as a message for the user; undefined when it can. */
-export function promptProblem(text: string, t: Translate): string | undefined {
-  if (promptSchema.safeParse(text).success) return undefined;
-  const length = text.trim().length;
-  return !hasVisibleCharacter(text)
-    ? t("cv-prompt-empty")
-    : t("cv-prompt-too-long", { length: String(length), max: String(promptMaxLength) });
-}
 
 const exampleValue = "example";
 

@@ -1,9 +1,9 @@
-import type { GenerationParamsInput } from "../../generations/params";
-import type { Operation } from "../../media/catalog";
-import type { Preferences, StoredOptions } from "../../preferences";
-import { rememberedOf } from "../../preferences";
-import type { Translate } from "../i18n";
-import type { Conv } from "./screen";
+import type { Conv } from "../bot/conversations/screen";
+import type { GenerationParamsInput } from "../generations/params";
+import type { Translate } from "../i18n/i18n";
+import type { Operation } from "../media/catalog";
+import type { Preferences, StoredOptions } from "../preferences";
+import { rememberedOf } from "../preferences";
 
 export interface RememberedDeps {
   /** each user's last confirmed options per operation (absent: nothing is remembered) */

@@ -1,24 +1,25 @@
 import type { Context } from "grammy";
-import { dubLanguageName, type GenerationParams } from "../../generations/params";
-import { maxDubSeconds, quote } from "../../generations/quote";
-import { shorten } from "../../lib/shorten";
+import type { SeedBase } from "../bot/conversations/opening";
+import type { Conv } from "../bot/conversations/screen";
+import type { MediaInput } from "../generations/inputs";
+import { dubLanguageName, type GenerationParams } from "../generations/params";
+import { maxDubSeconds, quote } from "../generations/quote";
+import type { Translate } from "../i18n/i18n";
+import { shorten } from "../lib/shorten";
 import {
   type DubbingLanguage,
   type DubbingSourceLanguage,
   defaultDubTarget,
   dubbingLanguages,
   isDubbingLanguage,
-} from "../../media/catalog";
-import { dubLanguagesFrom, dubLanguagesOfStored } from "../../preferences";
-import type { Translate } from "../i18n";
+} from "../media/catalog";
+import { dubLanguagesFrom, dubLanguagesOfStored } from "../preferences";
 import { collectMedia } from "./collect-media";
 import { confirmRequest } from "./confirm-request";
-import type { MediaInput } from "./inputs";
 import { withLinkLength } from "./link-length";
-import { type ConversationDeps, openConversation, type SeedBase } from "./opening";
+import { type ConversationDeps, openRequest } from "./open-request";
 import { type PanelSpec, runPanel, type Setting } from "./panel";
 import { readRemembered, rememberedLines } from "./remembered";
-import type { Conv } from "./screen";
 import { priceLines } from "./summary";
 
 export interface DubSeed extends SeedBase {
@@ -91,7 +92,7 @@ function mediaFromParams(p: NonNullable<DubSeed["params"]>): MediaInput {
 /** /dub: a file or link, the target (and source) language from 30 (plus auto), the price, Confirm. */
 export function dubConversation(deps: ConversationDeps) {
   return async function dub(conversation: Conv, ctx: Context, seed: DubSeed): Promise<void> {
-    const { screen, t, who, available, language } = await openConversation(deps, conversation, ctx, seed);
+    const { screen, t, who, available, language } = await openRequest(deps, conversation, ctx, seed);
     const fallback = defaultDubTarget(language);
     const remembered = seed.params
       ? undefined

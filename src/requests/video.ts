@@ -1,7 +1,16 @@
 import type { Context } from "grammy";
-import type { GenerationParams } from "../../generations/params";
-import { quote } from "../../generations/quote";
-import { shorten } from "../../lib/shorten";
+import type { SeedBase } from "../bot/conversations/opening";
+import type { Conv } from "../bot/conversations/screen";
+import type { GenerationParams } from "../generations/params";
+import { quote } from "../generations/quote";
+import {
+  defaultVideoOptions,
+  fitVideoOptions,
+  type VideoOptions,
+  videoOptionsFrom,
+} from "../generations/video-options";
+import type { Translate } from "../i18n/i18n";
+import { shorten } from "../lib/shorten";
 import {
   allowedDurations,
   isVideoModel,
@@ -9,17 +18,14 @@ import {
   type VideoResolution,
   videoModelIds,
   videoModelInfo,
-} from "../../media/catalog";
-import { videoOptionsOfStored } from "../../preferences";
-import type { Prices } from "../../pricing/prices";
-import type { Translate } from "../i18n";
-import { type ConversationDeps, openConversation, type SeedBase } from "./opening";
+} from "../media/catalog";
+import { videoOptionsOfStored } from "../preferences";
+import type { Prices } from "../pricing/prices";
+import { type ConversationDeps, openRequest } from "./open-request";
 import type { PanelSpec, Setting, Toggle } from "./panel";
 import { type PromptedRequest, promptThenPanel } from "./prompted-panel";
 import { readRemembered, rememberedLines } from "./remembered";
-import type { Conv } from "./screen";
 import { priced, priceLines, summaryPromptLength } from "./summary";
-import { defaultVideoOptions, fitVideoOptions, type VideoOptions, videoOptionsFrom } from "./video-options";
 
 export interface VideoSeed extends SeedBase {
   prompt?: string;
@@ -132,7 +138,7 @@ function optionLines(t: Translate, o: VideoOptions): string[] {
 /** /video: a description, then model, duration, resolution, ratio (and sound, web search) with prices. */
 export function videoConversation(deps: ConversationDeps) {
   return async function video(conversation: Conv, ctx: Context, seed: VideoSeed): Promise<void> {
-    const opening = await openConversation(deps, conversation, ctx, seed);
+    const opening = await openRequest(deps, conversation, ctx, seed);
     const { t, available } = opening;
     // a request made again keeps its own options; otherwise the user's remembered ones, if any
     const remembered = seed.params

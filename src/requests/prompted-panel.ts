@@ -1,9 +1,10 @@
-import type { GenerationParamsInput } from "../../generations/params";
+import type { Opening } from "../bot/conversations/opening";
+import type { Conv } from "../bot/conversations/screen";
+import type { GenerationParamsInput } from "../generations/params";
 import { askPrompt } from "./ask-prompt";
 import { confirmRequest } from "./confirm-request";
-import type { ConversationDeps, Opening } from "./opening";
+import type { ConversationDeps } from "./open-request";
 import { type PanelSpec, runPanel } from "./panel";
-import type { Conv } from "./screen";
 
 export interface PromptedRequest<O> {
   prompt: string;

@@ -1,16 +1,16 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { type HoldCost, holdCosts } from "../../credits/hold-costs";
-import type { Database } from "../../db/client";
-import type { GenerationState } from "../../db/schema";
-import { describeParams } from "../../generations/params";
-import { resendResult } from "../../generations/resend-result";
-import { galleryUrlFor } from "../../generations/result-keyboard";
-import type { Generations } from "../../generations/service";
-import { endedBadly } from "../../generations/states";
-import type { Generation } from "../../generations/types";
-import { shorten } from "../../lib/shorten";
-import { historyShowData, regenerateData } from "../../telegram/callback-data";
-import type { BotContext } from "../context";
+import type { BotContext } from "../bot/context";
+import { type HoldCost, holdCosts } from "../credits/hold-costs";
+import type { Database } from "../db/client";
+import type { GenerationState } from "../db/schema";
+import { describeParams } from "../generations/params";
+import { resendResult } from "../generations/resend-result";
+import { galleryUrlFor } from "../generations/result-keyboard";
+import type { Generations } from "../generations/service";
+import { endedBadly } from "../generations/states";
+import type { Generation } from "../generations/types";
+import { shorten } from "../lib/shorten";
+import { historyShowData, regenerateData } from "../telegram/callback-data";
 
 const historyLimit = 10;
 

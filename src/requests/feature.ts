@@ -1,29 +1,29 @@
 import { type ConversationBuilder, createConversation } from "@grammyjs/conversations";
 import { Composer, type Context, type MiddlewareFn } from "grammy";
 import type { Message } from "grammy/types";
-import type { Database } from "../../db/client";
-import type { Generations } from "../../generations/service";
-import type { Operation } from "../../media/catalog";
-import { isDubbingLanguage, limits } from "../../media/catalog";
-import { panelPrefix } from "../../telegram/callback-data";
-import type { Users } from "../../users/users";
-import type { BotContext } from "../context";
-import { historyFeature } from "../features/history";
-import { promptProblem } from "./ask-prompt";
+import type { BotContext } from "../bot/context";
+import { markBlockedInConversation } from "../bot/conversations/plugin";
+import { dropStaleButtons } from "../bot/conversations/screen";
+import type { Database } from "../db/client";
+import { type Checked, linkIn, mediaIn, type PhotoInput, photoIn } from "../generations/inputs";
+import { promptProblem } from "../generations/prompt-rule";
+import type { Generations } from "../generations/service";
+import type { Operation } from "../media/catalog";
+import { isDubbingLanguage, limits } from "../media/catalog";
+import { panelPrefix } from "../telegram/callback-data";
+import type { Users } from "../users/users";
 import { type DubSeed, dubConversation } from "./dub";
 import { type EditSeed, editConversation } from "./edit";
+import { historyFeature } from "./history";
 import { type ImageSeed, imageConversation } from "./image";
-import { type Checked, linkIn, mediaIn, type PhotoInput, photoIn } from "./inputs";
-import type { ConversationDeps } from "./opening";
-import { markBlockedInConversation } from "./plugin";
+import type { ConversationDeps } from "./open-request";
 import { resultActions } from "./result-actions";
-import { dropStaleButtons } from "./screen";
 import { type VideoSeed, videoConversation } from "./video";
 
 /** Commands of this feature, for the command menu (each has a `cmd-<name>` description). */
-export const conversationCommands = ["image", "edit", "video", "dub", "history"] as const;
+export const requestCommands = ["image", "edit", "video", "dub", "history"] as const;
 
-export interface ConversationFeatureDeps extends ConversationDeps {
+export interface RequestFeatureDeps extends ConversationDeps {
   generations: ConversationDeps["generations"] & Pick<Generations, "get" | "paramsOf" | "recent">;
   /** /history's costs */
   db: Database;
@@ -112,7 +112,7 @@ async function explainRefused(ctx: BotContext, ...found: Array<Checked<unknown> 
  * under results ("again" `rg:`, "edit this" `ed:`, "4K" `up:`: ./result-actions), and /history. Requires
  * the conversations plugin installed earlier (createBot does).
  */
-export function conversationFeatures(deps: ConversationFeatureDeps): Composer<BotContext>[] {
+export function requestFeatures(deps: RequestFeatureDeps): Composer<BotContext>[] {
   const conversations = new Composer<BotContext>();
   // made per update: the plugins need this update's logger
   const conversation =

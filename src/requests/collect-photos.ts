@@ -1,10 +1,10 @@
 import { InlineKeyboard } from "grammy";
-import { shorten } from "../../lib/shorten";
-import { limits } from "../../media/catalog";
-import { panelData } from "../../telegram/callback-data";
-import { promptProblem } from "./ask-prompt";
-import { type InputProblem, linkIn, type PhotoInput, photoIn } from "./inputs";
-import { navRow, type Screen } from "./screen";
+import { navRow, type Screen } from "../bot/conversations/screen";
+import { type InputProblem, linkIn, type PhotoInput, photoIn } from "../generations/inputs";
+import { promptProblem } from "../generations/prompt-rule";
+import { shorten } from "../lib/shorten";
+import { limits } from "../media/catalog";
+import { panelData } from "../telegram/callback-data";
 import { cancelled, type StepResult, value } from "./steps";
 import { summaryPromptLength } from "./summary";
 

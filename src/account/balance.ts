@@ -1,12 +1,17 @@
 import { Composer } from "grammy";
-import { recentEntries } from "../../credits/recent-entries";
-import { buyKeyboard } from "../../payments";
-import type { BotContext, BotDeps } from "../context";
+import type { BotContext } from "../bot/context";
+import type { Ledger } from "../credits/ledger";
+import { recentEntries } from "../credits/recent-entries";
+import type { Database } from "../db/client";
+import { buyKeyboard } from "../payments";
 
 /** How many ledger entries /balance lists. */
 export const balanceEntries = 10;
 
-export function balanceFeature(deps: Pick<BotDeps, "ledger" | "db">): Composer<BotContext> {
+export function balanceFeature(deps: {
+  ledger: Pick<Ledger, "account">;
+  db: Database;
+}): Composer<BotContext> {
   const balanceFeature = new Composer<BotContext>();
 
   /** /balance: available and reserved credits, the latest movements, and where to buy more. */

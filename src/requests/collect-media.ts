@@ -1,7 +1,7 @@
 import { InlineKeyboard } from "grammy";
-import { limits } from "../../media/catalog";
-import { linkIn, type MediaInput, mediaIn } from "./inputs";
-import { navRow, type Screen } from "./screen";
+import { navRow, type Screen } from "../bot/conversations/screen";
+import { linkIn, type MediaInput, mediaIn } from "../generations/inputs";
+import { limits } from "../media/catalog";
 import { cancelled, type StepResult, value } from "./steps";
 
 /**

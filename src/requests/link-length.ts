@@ -1,7 +1,7 @@
-import { limits } from "../../media/catalog";
-import { type LinkDurationProbe, linkDurationProbe } from "../../media/link-duration";
-import type { MediaInput } from "./inputs";
-import type { Conv, Screen } from "./screen";
+import type { Conv, Screen } from "../bot/conversations/screen";
+import type { MediaInput } from "../generations/inputs";
+import { limits } from "../media/catalog";
+import { type LinkDurationProbe, linkDurationProbe } from "../media/link-duration";
 
 const defaultProbe = linkDurationProbe();
 

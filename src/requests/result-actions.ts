@@ -1,16 +1,16 @@
 import { Composer } from "grammy";
-import { upscalePrompt } from "../../generations/params";
-import { quote } from "../../generations/quote";
-import type { Generations } from "../../generations/service";
-import type { Generation } from "../../generations/types";
-import { type ImageModel, imageModelInfo, imageModels, limits, type Operation } from "../../media/catalog";
-import type { Prices } from "../../pricing/prices";
-import { editResultData, regenerateData, upscaleResultData } from "../../telegram/callback-data";
-import type { BotContext } from "../context";
+import type { BotContext } from "../bot/context";
+import type { PhotoInput } from "../generations/inputs";
+import { upscalePrompt } from "../generations/params";
+import type { Generations } from "../generations/service";
+import type { Generation } from "../generations/types";
+import { upscaleModel, upscaleResolution } from "../generations/upscale";
+import { limits, type Operation } from "../media/catalog";
+import type { Prices } from "../pricing/prices";
+import { editResultData, regenerateData, upscaleResultData } from "../telegram/callback-data";
 import type { DubSeed } from "./dub";
 import type { EditSeed } from "./edit";
 import type { ImageSeed } from "./image";
-import type { PhotoInput } from "./inputs";
 import type { VideoSeed } from "./video";
 
 export interface ResultActionsDeps {
@@ -21,23 +21,6 @@ export interface ResultActionsDeps {
 type Seed = ImageSeed | EditSeed | VideoSeed | DubSeed;
 /** Leaves any open conversation and starts `operation` from `seed`. */
 export type StartConversation = (ctx: BotContext, operation: Operation, seed: Seed) => Promise<void>;
-
-const upscaleResolution = "4K";
-
-/**
- * The model of a higher-resolution edit: the cheapest one that makes 4K
- * pictures at today's prices (the catalog's first on a tie); the first such
- * model when none has a price (the panel then says so and cannot confirm).
- */
-export function upscaleModel(prices: Prices): ImageModel | undefined {
-  const candidates = imageModels.filter((m) => imageModelInfo[m].qualities.includes(upscaleResolution));
-  let best: { model: ImageModel; credits: number } | undefined;
-  for (const model of candidates) {
-    const q = quote(prices, { operation: "edit", model, resolution: upscaleResolution, numImages: 1 });
-    if (q.ok && (best === undefined || q.credits < best.credits)) best = { model, credits: q.credits };
-  }
-  return best?.model ?? candidates[0];
-}
 
 type Action = { kind: "again" | "edit"; id: string } | { kind: "upscale"; id: string; picture: number };
 

@@ -1,20 +1,16 @@
 import type { Context } from "grammy";
-import type { GenerationParams } from "../../generations/params";
-import { shorten } from "../../lib/shorten";
-import { imageOptionsOfStored } from "../../preferences";
-import {
-  defaultImageOptions,
-  type ImageOptions,
-  imageOptionLines,
-  imageOptionsFrom,
-  imageQuote,
-  imageSettings,
-} from "./image-options";
-import { type ConversationDeps, openConversation, type SeedBase } from "./opening";
+import type { SeedBase } from "../bot/conversations/opening";
+import type { Conv } from "../bot/conversations/screen";
+import type { ImageOptions } from "../generations/image-options";
+import { defaultImageOptions, imageOptionsFrom, imageQuote } from "../generations/image-options";
+import type { GenerationParams } from "../generations/params";
+import { shorten } from "../lib/shorten";
+import { imageOptionsOfStored } from "../preferences";
+import { imageOptionLines, imageSettings } from "./image-settings";
+import { type ConversationDeps, openRequest } from "./open-request";
 import type { PanelSpec } from "./panel";
 import { type PromptedRequest, promptThenPanel } from "./prompted-panel";
 import { readRemembered, rememberedLines } from "./remembered";
-import type { Conv } from "./screen";
 import { priceLines, summaryPromptLength } from "./summary";
 
 export interface ImageSeed extends SeedBase {
@@ -28,7 +24,7 @@ type ImageRequest = PromptedRequest<ImageOptions>;
 /** /image: a description, then the options panel with the price, then Confirm. */
 export function imageConversation(deps: ConversationDeps) {
   return async function image(conversation: Conv, ctx: Context, seed: ImageSeed): Promise<void> {
-    const opening = await openConversation(deps, conversation, ctx, seed);
+    const opening = await openRequest(deps, conversation, ctx, seed);
     const { t, available } = opening;
     // a request made again keeps its own options; otherwise the user's remembered ones, if any
     const remembered = seed.params

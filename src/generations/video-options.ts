@@ -6,8 +6,8 @@ import {
   type VideoModel,
   type VideoResolution,
   videoModelInfo,
-} from "../../media/catalog";
-import type { ResolvedVideoRequest } from "../../media/schemas";
+} from "../media/catalog";
+import type { ResolvedVideoRequest } from "../media/schemas";
 
 /** The options of a video, always valid for the chosen model. */
 export type VideoOptions = ResolvedVideoRequest;

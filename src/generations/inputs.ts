@@ -1,7 +1,7 @@
 import type { Message } from "grammy/types";
 import { z } from "zod";
-import type { InputRef } from "../../generations/params";
-import { dubbingFormats, limits } from "../../media/catalog";
+import { dubbingFormats, limits } from "../media/catalog";
+import type { InputRef } from "./params";
 
 /** Telegram lets bots download files up to 20 MB (cloud Bot API). */
 export const telegramDownloadMaxBytes = 20 * 1024 * 1024;

@@ -1,14 +1,15 @@
 import { Composer } from "grammy";
-import { topUpStart } from "../../payments";
-import { claimInvite } from "../../referrals";
-import type { BotContext, BotDeps } from "../context";
+import type { BotContext, BotDeps } from "../bot/context";
+import type { Ledger } from "../credits/ledger";
+import { topUpStart } from "../payments";
+import { claimInvite } from "../referrals";
 
 /**
  * /start: the user is already registered (middleware); an invite link's code
  * is recorded first, then the welcome credits are granted once, and a greeting.
  */
 export function startFeature(
-  deps: Pick<BotDeps, "users" | "ledger" | "db" | "config">,
+  deps: Pick<BotDeps, "users" | "db" | "config"> & { ledger: Pick<Ledger, "account"> },
 ): Composer<BotContext> {
   const feature = new Composer<BotContext>();
   feature.command("start", async (ctx, next) => {

@@ -1,9 +1,9 @@
 import { InlineKeyboard } from "grammy";
-import { buyButton } from "../../payments";
-import type { PriceQuote } from "../../pricing/prices";
-import { panelData } from "../../telegram/callback-data";
+import { navRow, type Screen } from "../bot/conversations/screen";
+import { buyButton } from "../payments";
+import type { PriceQuote } from "../pricing/prices";
+import { panelData } from "../telegram/callback-data";
 import { type Choice, type PickLayout, pickFrom } from "./pick";
-import { navRow, type Screen } from "./screen";
 import { lacksCredits } from "./summary";
 
 /** One option of a request, changed through a picker (model, ratio, language…). */

@@ -1,6 +1,6 @@
 import { InlineKeyboard } from "grammy";
-import { panelData } from "../../telegram/callback-data";
-import { navRow, type Screen } from "./screen";
+import { navRow, type Screen } from "../bot/conversations/screen";
+import { panelData } from "../telegram/callback-data";
 import { back, cancelled, type StepResult, value } from "./steps";
 
 export interface Choice {

@@ -1,0 +1,6 @@
+/**
+ * Requests: the guided conversations (/image, /edit, /video, /dub), the buttons
+ * under results, /history and /cancel. Code outside this folder imports it from here only.
+ */
+export { cancelFeature } from "./cancel";
+export { captionCommand, requestCommands, requestFeatures } from "./feature";

@@ -1,0 +1,32 @@
+import type { Context } from "grammy";
+import { type Opening, openConversation, type SeedBase } from "../bot/conversations/opening";
+import type { Conv } from "../bot/conversations/screen";
+import type { Ledger } from "../credits/ledger";
+import type { LinkDurationProbe } from "../media/link-duration";
+import type { Prices } from "../pricing/prices";
+import type { ConfirmDeps } from "./confirm-request";
+
+export interface ConversationDeps extends ConfirmDeps {
+  prices: Prices;
+  /** the balance a conversation starts from */
+  ledger: Pick<Ledger, "account">;
+  /** reads a dubbing link's length before it is priced (default: the production probe) */
+  linkDuration?: LinkDurationProbe;
+}
+
+export interface RequestOpening extends Opening {
+  /** credits available when the conversation started */
+  available: number;
+}
+
+/** A request's conversation opens with who asks, in which language, and the balance it starts from. */
+export async function openRequest(
+  deps: Pick<ConversationDeps, "ledger">,
+  conversation: Conv,
+  ctx: Context,
+  seed: SeedBase,
+): Promise<RequestOpening> {
+  const opening = await openConversation(conversation, ctx, seed);
+  const { available } = await conversation.external(() => deps.ledger.account(opening.who.userId));
+  return { ...opening, available };
+}
