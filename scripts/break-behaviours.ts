@@ -274,8 +274,8 @@ const breakages: Breakage[] = [
       [
         "playground: the inline results panel",
         "src/playground/web/app.tsx",
-        "{inline ? <InlinePanel",
-        "{false && inline ? <InlinePanel",
+        "{inline ? (",
+        "{false && inline ? (",
       ],
       ["playground: the group's owner", "src/playground/cast.ts", "    creator: owner.user,\n", ""],
       [
@@ -292,7 +292,7 @@ const breakages: Breakage[] = [
       ],
       [
         "playground: the chat at its end",
-        "src/playground/web/app.tsx",
+        "src/playground/web/message-list.tsx",
         "      if (!stick.current) return;",
         "      return;",
       ],

@@ -1,0 +1,44 @@
+import type { PlaygroundState } from "./api";
+
+/** The open chat's name and what it is, and whom the reader acts as. */
+export function ChatHeader({
+  state,
+  inGroup,
+  connected,
+  userId,
+  onSwitchUser,
+}: {
+  state: PlaygroundState;
+  inGroup: boolean;
+  connected: boolean;
+  userId: number;
+  onSwitchUser(id: number): void;
+}) {
+  return (
+    <header>
+      <div class="title">
+        <strong>{inGroup ? state.group.title : state.bot.first_name}</strong>
+        <small>
+          {inGroup
+            ? `forum · ${state.users.length} members + bot · owner: ${state.group.owner}`
+            : `@${state.bot.username}`}{" "}
+          {connected ? "" : "· connecting…"}
+        </small>
+      </div>
+      <label class="who">
+        as{" "}
+        <select
+          data-testid="user-switcher"
+          value={String(userId)}
+          onChange={(e) => onSwitchUser(Number((e.target as HTMLSelectElement).value))}
+        >
+          {state.users.map((u) => (
+            <option value={String(u.id)} key={u.id}>
+              {u.name} ({u.role})
+            </option>
+          ))}
+        </select>
+      </label>
+    </header>
+  );
+}
