@@ -5,7 +5,7 @@ import { languages } from "../users/language";
 
 /**
  * The Mini App's HTTP API: every request and answer, shared by the server
- * (src/miniapp/api.ts) and the page (src/miniapp/web). Imports only what a
+ * (src/miniapp/routes/) and the page (src/miniapp/web). Imports only what a
  * browser bundle may carry (zod and pure constants).
  *
  * Every call carries `Authorization: tma <initData>`: the raw initData query

@@ -1,5 +1,5 @@
-import type { MiddlewareHandler } from "hono";
-import type { TranslateFor } from "../i18n/i18n";
+import type { Context, MiddlewareHandler } from "hono";
+import type { Translate, TranslateFor } from "../i18n/i18n";
 import type { Logger } from "../lib/logger";
 import type { RateWindow } from "../lib/rate-window";
 import { type Language, languageFromCode } from "../users/language";
@@ -10,6 +10,20 @@ import { type AppCaller, callerOf } from "./auth";
 /** What every handler of the API knows once the guards let a request in. */
 export interface AppEnv {
   Variables: { caller: AppCaller; account: UserRecord; language: Language };
+}
+
+/** The guards a route adds to its own, built once for the whole API (api.ts). */
+export interface RouteGuards {
+  /** counts in the caller's rate window (`spendingLimit`) */
+  spends: MiddlewareHandler<AppEnv>;
+  /** refuses a JSON body too large to be a request, before it is read */
+  smallBody: MiddlewareHandler<AppEnv>;
+}
+
+/** The caller's words: `t` in the language the guard chose (the chat's `ctx.t`). */
+export function callerWords(c: Context<AppEnv>, t: TranslateFor): Translate {
+  const language = c.get("language");
+  return (key, vars) => t(language, key, vars);
 }
 
 export interface GuardDeps {

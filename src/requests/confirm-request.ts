@@ -1,6 +1,7 @@
 import type { Requester } from "../bot/conversations/opening";
 import type { Conv, Screen } from "../bot/conversations/screen";
 import type { GenerationParamsInput } from "../generations/params";
+import { type Refusal, refusalText } from "../generations/refusal";
 import type { Generations } from "../generations/service";
 import { queuedText } from "../generations/status";
 import type { CreateResult } from "../generations/types";
@@ -20,7 +21,7 @@ type Created =
    * recorded with it, also on a replay); null once the worker took the message over
    */
   | { ok: true; id: string; status: string | null }
-  | Exclude<CreateResult, { ok: true }>
+  | Refusal
   /** create threw (the database was unreachable): nothing is known to exist */
   | { ok: false; reason: "failed" };
 
@@ -53,7 +54,7 @@ export async function confirmRequest(
   if (panelId === undefined) throw new Error("confirmRequest: no panel message to confirm");
   // a panel that showed no price never charges one (the table may have one by now)
   if (!shown.ok) {
-    await screen.close(t("cv-no-price"));
+    await screen.close(refusalText(t, { ok: false, reason: "no_price" }));
     screen.detach();
     return "stay";
   }
@@ -95,20 +96,14 @@ export async function confirmRequest(
     return "done";
   }
   if (result.reason === "failed") return { note: t("error-generic") };
-  if (result.reason === "price_changed") return { note: t("cv-price-changed", { price: result.price }) };
+  if (result.reason === "price_changed") return { note: refusalText(t, result) };
   if (result.reason === "banned") {
-    await screen.close(t("banned-notice"));
+    await screen.close(refusalText(t, result));
     screen.detach();
     return "stay";
   }
-  const explanation =
-    result.reason === "insufficient"
-      ? t("gen-insufficient", { price: result.price, available: result.available, missing: result.missing })
-      : result.reason === "no_price"
-        ? t("cv-no-price")
-        : t("cv-invalid", { problem: result.message });
   // where credits ran short, the way to buy them
-  await screen.show(explanation, result.reason === "insufficient" ? buyKeyboard(t) : undefined);
+  await screen.show(refusalText(t, result), result.reason === "insufficient" ? buyKeyboard(t) : undefined);
   screen.detach();
   return "stay";
 }

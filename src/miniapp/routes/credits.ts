@@ -1,0 +1,50 @@
+import { Hono } from "hono";
+import type { Ledger } from "../../credits/ledger";
+import { recentEntries } from "../../credits/recent-entries";
+import type { Database } from "../../db/client";
+import type { CreditPack } from "../../pricing/packs";
+import { answer } from "../answers";
+import * as contract from "../contract";
+import type { AppEnv } from "../guard";
+
+export interface CreditRoutesDeps {
+  db: Database;
+  ledger: Pick<Ledger, "account">;
+  packs: readonly CreditPack[];
+  adminIds: readonly number[];
+}
+
+const latestEntries = 20;
+
+/** The caller and their credits: /me (who they are, the balance, the packs) and /credits (the balance and its latest entries). */
+export function creditRoutes(deps: CreditRoutesDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const packs = () =>
+    deps.packs.map((p) => ({ id: p.id, credits: p.credits, bonus: p.bonus, stars: p.stars }));
+
+  app.get("/me", async (c) => {
+    const caller = c.get("caller");
+    const { available, held } = await deps.ledger.account(caller.id);
+    return answer(c, contract.meResponse, {
+      user: { id: caller.id, firstName: caller.firstName, language: c.get("language") },
+      balance: { available, held },
+      isAdmin: deps.adminIds.includes(caller.id),
+      packs: packs(),
+    });
+  });
+
+  app.get("/credits", async (c) => {
+    const userId = c.get("caller").id;
+    const [{ available, held }, entries] = await Promise.all([
+      deps.ledger.account(userId),
+      recentEntries(deps.db, userId, latestEntries),
+    ]);
+    return answer(c, contract.creditsResponse, {
+      balance: { available, held },
+      entries: entries.map((e) => ({ ...e, at: e.at.toISOString() })),
+      packs: packs(),
+    });
+  });
+
+  return app;
+}

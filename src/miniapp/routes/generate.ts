@@ -1,0 +1,115 @@
+import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Ledger } from "../../credits/ledger";
+import { telegramDownloadMaxBytes } from "../../generations/inputs";
+import { type Refusal, refusalText } from "../../generations/refusal";
+import type { Generations } from "../../generations/service";
+import type { Translate, TranslateFor } from "../../i18n/i18n";
+import type { Prices } from "../../pricing/prices";
+import { answer, fail, invalid, jsonBody } from "../answers";
+import { composeParams, priceOf } from "../compose";
+import * as contract from "../contract";
+import { type AppEnv, callerWords, type RouteGuards } from "../guard";
+import type { KeptInputs } from "../inputs";
+import { type UploadDeps, uploadInput } from "../uploads";
+
+export interface GenerateRoutesDeps extends Omit<UploadDeps, "inputs"> {
+  inputs: Pick<KeptInputs, "find" | "keep">;
+  generations: Pick<Generations, "get" | "create">;
+  prices: Prices;
+  ledger: Pick<Ledger, "account">;
+  t: TranslateFor;
+  guards: RouteGuards;
+}
+
+/** A request the generations refused: the chat's words for why, and the figures the page shows beside them. */
+function refused(c: Context, r: Refusal, t: Translate): Response {
+  // like the API's other 400s: the problem in its own words, not the chat's sentence around it
+  if (r.reason === "invalid") return fail(c, { error: "invalid", message: r.message });
+  const message = refusalText(t, r);
+  switch (r.reason) {
+    case "insufficient":
+      return fail(c, {
+        error: "insufficient",
+        message,
+        price: r.price,
+        available: r.available,
+        missing: r.missing,
+      });
+    case "price_changed":
+      return fail(c, { error: "price_changed", message, price: r.price });
+    case "no_price":
+    case "banned":
+      return fail(c, { error: r.reason, message });
+  }
+}
+
+/** Making something: its price (/quote), a file from the device as an input (/uploads), and the request (/generate). */
+export function generateRoutes(deps: GenerateRoutesDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const { spends, smallBody } = deps.guards;
+
+  app.post("/quote", smallBody, async (c) => {
+    const body = contract.quoteRequestSchema.safeParse(await jsonBody(c));
+    if (!body.success) return invalid(c, body.error);
+    const userId = c.get("caller").id;
+    const priced = await priceOf(deps, userId, body.data.request);
+    if (!priced.ok) return fail(c, { error: "not_found" });
+    const { available } = await deps.ledger.account(userId);
+    return answer(c, contract.quoteResponse, { credits: priced.credits, available });
+  });
+
+  app.post(
+    "/uploads",
+    spends,
+    // a little over Telegram's limit for what a bot downloads: the multipart framing
+    bodyLimit({
+      maxSize: telegramDownloadMaxBytes + 64 * 1024,
+      onError: (c) => fail(c, { error: "invalid", message: "file: too large" }),
+    }),
+    async (c) => {
+      let file: unknown;
+      try {
+        file = (await c.req.parseBody())[contract.uploadFieldName];
+      } catch {
+        file = undefined;
+      }
+      if (!(file instanceof File))
+        return fail(c, { error: "invalid", message: `${contract.uploadFieldName}: one file expected` });
+      const uploaded = await uploadInput(deps, c.get("caller").id, file, callerWords(c, deps.t));
+      if (!uploaded.ok) return fail(c, { error: uploaded.error, message: uploaded.message });
+      return answer(c, contract.uploadResponse, uploaded.answer);
+    },
+  );
+
+  app.post("/generate", spends, smallBody, async (c) => {
+    const body = contract.generateRequestSchema.safeParse(await jsonBody(c));
+    if (!body.success) return invalid(c, body.error);
+    const userId = c.get("caller").id;
+    const composed = await composeParams(deps, userId, body.data.request);
+    if (!composed.ok)
+      return fail(
+        c,
+        composed.error === "invalid"
+          ? { error: "invalid", message: composed.message }
+          : { error: "not_found" },
+      );
+    // the chat's confirm, with the user's private chat as where the status and the result go
+    const r = await deps.generations.create({
+      key: `app-${userId}-${body.data.key}`,
+      userId,
+      language: c.get("language"),
+      chat: { chatId: userId },
+      params: composed.params,
+      ...(body.data.expectedPrice !== undefined ? { expectedPrice: body.data.expectedPrice } : {}),
+    });
+    if (!r.ok) return refused(c, r, callerWords(c, deps.t));
+    return answer(c, contract.generateResponse, {
+      id: r.generation.id,
+      created: r.created,
+      price: r.generation.price,
+    });
+  });
+
+  return app;
+}
