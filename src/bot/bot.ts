@@ -2,6 +2,7 @@ import { Bot, Composer, type Transformer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { i18n } from "../i18n/i18n";
 import { userRateKeyPrefix } from "../lib/rate-window";
+import { boundedAutoRetry, markBlockedUsers } from "../telegram/api-transformers";
 import { createShownMessages } from "../telegram/shown-messages";
 import { refreshChosenMenus, retryAdminMenus } from "./commands";
 import type { BotContext, BotDeps } from "./context";
@@ -20,7 +21,6 @@ import { registerUser } from "./middleware/register-user";
 import { servedUpdatesOnly } from "./middleware/served-updates";
 import { startContext } from "./middleware/start-context";
 import { timeUpdates } from "./middleware/update-timing";
-import { boundedAutoRetry, markBlockedUsers } from "./transformers";
 import { createUpdateJournal, journalUpdates, type UpdateJournal } from "./update-journal";
 
 export interface CreateBotOptions {

@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { Api } from "grammy";
 import { Redis } from "ioredis";
-import { boundedAutoRetry } from "../bot/transformers";
 import { broadcastQueue, createBroadcastStore } from "../broadcasts";
 import type { Config } from "../config";
 import { createLedger } from "../credits/ledger";
@@ -28,6 +27,7 @@ import { createQueues, type Queues } from "../queue/queues";
 import { referralHooks, referralNotifier } from "../referrals";
 import { createMediaStore } from "../storage/media-store";
 import { type FilePayload, signedFileUrl, signGid } from "../storage/signed-tokens";
+import { boundedAutoRetry } from "../telegram/api-transformers";
 import { languageFromCode } from "../users/language";
 import { createUsers } from "../users/users";
 import { type AuditRecord, auditRecord } from "./audit-record";

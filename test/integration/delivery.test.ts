@@ -2,11 +2,11 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Api } from "grammy";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { boundedAutoRetry } from "../../src/bot/transformers";
 import { deliverOutputs, telegramLimits } from "../../src/generations/deliver/send-outputs";
 import type { TelegramStandIn, TestUser } from "../../src/playground/telegram";
 import { solidPng } from "../../src/playground/telegram/images";
 import { verifyFileToken } from "../../src/storage/signed-tokens";
+import { boundedAutoRetry } from "../../src/telegram/api-transformers";
 import { type DeliveryRig, startDeliveryRig } from "../support/delivery-rig";
 
 /**

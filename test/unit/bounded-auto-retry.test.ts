@@ -1,7 +1,7 @@
 import { Api, GrammyError } from "grammy";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { boundedAutoRetry } from "../../src/bot/transformers";
 import { startTelegramStandIn, type TelegramStandIn } from "../../src/playground/telegram";
+import { boundedAutoRetry } from "../../src/telegram/api-transformers";
 
 /** What the bot's API client retries on its own, against the Telegram stand-in. */
 describe("boundedAutoRetry", () => {

@@ -2,11 +2,11 @@ import { type ConversationData, conversations, type VersionedState } from "@gram
 import type { Api, Context, MiddlewareFn } from "grammy";
 import { z } from "zod";
 import type { Database } from "../../db/client";
+import { markBlockedUsers } from "../../telegram/api-transformers";
 import type { Users } from "../../users/users";
 import type { BotContext } from "../context";
 import { chatUserKey } from "../keys";
 import { createKvStorage } from "../storage";
-import { markBlockedUsers } from "../transformers";
 import type { Conv } from "./screen";
 
 const conversationStoragePrefix = "conversation:";

@@ -2,8 +2,8 @@ import { autoRetry } from "@grammyjs/auto-retry";
 import type { Transformer } from "grammy";
 import { z } from "zod";
 import type { Logger } from "../lib/logger";
-import { classifyTelegramAnswer } from "../telegram/telegram-error";
 import type { Users } from "../users/users";
+import { classifyTelegramAnswer } from "./telegram-error";
 
 /**
  * Retries a 429 a few times when its `retry_after` is short. A 5xx and a network
