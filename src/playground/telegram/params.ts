@@ -172,7 +172,7 @@ function typedField(key: string, value: string): unknown {
 export function summarizeParams(params: Params): Record<string, unknown> {
   const summary = (file: UploadedFile): FileSummary => ({
     name: file.name,
-    size: file.bytes.length,
+    size: file.size,
     mime: file.mime,
   });
   const resolveAttach = (value: unknown): unknown => {

@@ -93,6 +93,17 @@ export const defaultTelegramRules: TelegramRules = {
   webhook: { requireHttps: false, timeoutMs: 10_000, retryDelayMs: 500, maxRetryDelayMs: 10_000 },
 };
 
+/**
+ * A local Bot API server (`telegram-bot-api --local`): uploads and getFile
+ * downloads of up to 2000 MB. Photos stay at 10 MB and sending by URL at
+ * Telegram's limits: the server passes those on to Telegram.
+ */
+export const localServerRules: TelegramRules = {
+  ...defaultTelegramRules,
+  maxUploadBytes: 2000 * MB,
+  maxDownloadBytes: 2000 * MB,
+};
+
 export function resolveRules(input: TelegramRulesInput = {}, base: TelegramRules = defaultTelegramRules) {
   const { flood, webhook, ...rest } = input;
   const baseFlood = base.flood === false ? defaultFloodRules : base.flood;

@@ -1,4 +1,8 @@
+import { createReadStream } from "node:fs";
+import { rm, stat } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { Readable } from "node:stream";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { ApiError, type Envelope } from "./errors";
@@ -7,7 +11,7 @@ import { mediaMethods } from "./methods/media";
 import { messageMethods } from "./methods/messages";
 import { paymentMethods } from "./methods/payments";
 import { queryMethods } from "./methods/queries";
-import { boundaryOf, parseMultipart } from "./multipart";
+import { boundaryOf, parseMultipart, spoolMultipart } from "./multipart";
 import { Params, summarizeParams } from "./params";
 import type { MethodHandler, World } from "./world";
 
@@ -21,14 +25,18 @@ for (const group of [botMethods, messageMethods, mediaMethods, queryMethods, pay
 const notFound = new ApiError(404, "Not Found");
 const unauthorized = new ApiError(401, "Unauthorized");
 
-async function readParams(request: Request): Promise<Params> {
+async function readParams(world: World, request: Request): Promise<Params> {
   const raw: Record<string, unknown> = Object.fromEntries(new URL(request.url).searchParams);
   if (request.method !== "POST") return new Params(raw);
   const type = request.headers.get("content-type") ?? "";
   if (type.includes("multipart/form-data")) {
     const boundary = boundaryOf(type);
     if (!boundary) throw new ApiError(400, "Bad Request: invalid multipart boundary");
-    const body = parseMultipart(Buffer.from(await request.arrayBuffer()), boundary);
+    const { localDir } = world.files;
+    // a local server takes uploads of up to 2000 MB: they go to disk as they arrive
+    const body = localDir
+      ? await spoolMultipart(request.body, boundary, join(localDir, "uploads"), world.rules.maxUploadBytes)
+      : parseMultipart(Buffer.from(await request.arrayBuffer()), boundary);
     return new Params({ ...raw, ...body.fields }, body.files);
   }
   const text = await request.text();
@@ -107,21 +115,29 @@ function logRejection(world: World, method: string, params: Params, error: ApiEr
   if (chat) world.chats.log(chat, `bot ${method} ✗ ${error.code} ${error.description}`);
 }
 
-function fileResponse(world: World, path: string): Response {
+async function fileResponse(world: World, path: string): Promise<Response> {
   const file = world.files.atPath(path);
-  if (!file || file.size > world.rules.maxDownloadBytes) {
-    return Response.json(notFound.toEnvelope(), { status: 404 });
+  const missing = () => Response.json(notFound.toEnvelope(), { status: 404 });
+  if (!file || file.size > world.rules.maxDownloadBytes) return missing();
+  const type = file.mime ?? "application/octet-stream";
+  const { content } = file;
+  if (content.diskPath !== undefined) {
+    // a test's own file it sent from a path may be gone by now
+    const size = await stat(content.diskPath).then(
+      (s) => s.size,
+      () => undefined,
+    );
+    if (size === undefined) return missing();
+    const body = Readable.toWeb(createReadStream(content.diskPath)) as ReadableStream<Uint8Array>;
+    return new Response(body, { headers: { "content-type": type, "content-length": String(size) } });
   }
   // a test may declare a size without allocating it; the download then has that size
   const bytes =
-    file.bytes.length >= file.size
-      ? file.bytes
-      : Buffer.concat([file.bytes, Buffer.alloc(file.size - file.bytes.length)]);
+    content.bytes.length >= file.size
+      ? content.bytes
+      : Buffer.concat([content.bytes, Buffer.alloc(file.size - content.bytes.length)]);
   return new Response(new Uint8Array(bytes), {
-    headers: {
-      "content-type": file.mime ?? "application/octet-stream",
-      "content-length": String(bytes.length),
-    },
+    headers: { "content-type": type, "content-length": String(bytes.length) },
   });
 }
 
@@ -139,12 +155,15 @@ export function createApp(world: World): Hono {
     if (call[1] !== world.token) return c.json(unauthorized.toEnvelope(), 401);
     let params: Params;
     try {
-      params = await readParams(c.req.raw);
+      params = await readParams(world, c.req.raw);
     } catch (err) {
       const error = err instanceof ApiError ? err : new ApiError(400, "Bad Request: can't parse request");
       return c.json(error.toEnvelope(), error.code as 400);
     }
-    const { status, envelope } = await callMethod(world, call[2]!, params, c.req.raw.signal);
+    const { status, envelope } = await callMethod(world, call[2]!, params, c.req.raw.signal).finally(() =>
+      // spooled uploads: what the call kept is linked into the bot's folder by now
+      Promise.all([...params.files.values()].map((f) => f.diskPath && rm(f.diskPath, { force: true }))),
+    );
     return new Response(JSON.stringify(envelope), {
       status,
       headers: { "content-type": "application/json" },

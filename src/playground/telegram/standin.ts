@@ -1,3 +1,4 @@
+import { join, resolve } from "node:path";
 import type { Update, User } from "grammy/types";
 import { type Clock, systemClock } from "../../lib/clock";
 import type { BotMessage, ChatState } from "./chats";
@@ -6,7 +7,13 @@ import { createGroup, type GroupOptions, type TestGroup } from "./groups";
 import { inlineMessageView } from "./inline";
 import { commandMenuFor } from "./methods/bot";
 import { Params } from "./params";
-import { resolveRules, type TelegramRules, type TelegramRulesInput } from "./rules";
+import {
+  defaultTelegramRules,
+  localServerRules,
+  resolveRules,
+  type TelegramRules,
+  type TelegramRulesInput,
+} from "./rules";
 import { callMethod, createApp, listen } from "./server";
 import type { NewUpdate, WebhookDelivery, WebhookInfo } from "./updates";
 import { TestUser, type UserOptions } from "./users";
@@ -23,6 +30,14 @@ export interface StandInOptions {
   firstUpdateId?: number;
   /** @BotFather's inline feedback (chosen_inline_result updates); on unless told */
   inlineFeedback?: boolean;
+  /**
+   * Behave as a local Bot API server (`telegram-bot-api --local`) instead of
+   * the cloud one: uploads and downloads of up to 2000 MB, files kept in
+   * `<filesDir>/<token>/`, and getFile's file_path the absolute path of the
+   * file there, which the bot reads itself. The stand-in leaves `filesDir`
+   * to its owner on close.
+   */
+  localServer?: { filesDir: string };
 }
 
 export interface TelegramStandIn {
@@ -100,7 +115,7 @@ export async function startTelegramStandIn(options: StandInOptions = {}): Promis
   };
   // a method call the bot returns in its webhook answer runs like any other call
   const w: World = new World(
-    resolveRules(options.rules),
+    resolveRules(options.rules, options.localServer ? localServerRules : defaultTelegramRules),
     clock,
     token,
     names,
@@ -108,6 +123,7 @@ export async function startTelegramStandIn(options: StandInOptions = {}): Promis
       await callMethod(w, method, new Params(params));
     },
     options.firstUpdateId,
+    options.localServer ? join(resolve(options.localServer.filesDir), token) : undefined,
   );
   if (options.inlineFeedback !== undefined) w.inlineFeedback = options.inlineFeedback;
   const server = await listen(createApp(w), options.port ?? 0);
@@ -130,7 +146,7 @@ export async function startTelegramStandIn(options: StandInOptions = {}): Promis
     fileBytes(fileId) {
       const file = w.files.get(fileId);
       if (!file) throw new Error(`no file ${fileId}`);
-      return file.bytes;
+      return w.files.read(file);
     },
     callsOf: (method) => w.calls.filter((c) => c.method.toLowerCase() === method.toLowerCase()),
     callbackAnswer: (queryId) => w.callbackQueries.get(queryId)?.answer,
@@ -146,7 +162,7 @@ export async function startTelegramStandIn(options: StandInOptions = {}): Promis
     chat: (chatId) => w.chats.get(chatId),
     file(fileId) {
       const file = w.files.get(fileId);
-      return file ? { bytes: file.bytes, mime: file.mime, name: file.name } : undefined;
+      return file ? { bytes: w.files.read(file), mime: file.mime, name: file.name } : undefined;
     },
     onChange: (listener) => w.onChange(listener),
     idle: () => w.updates.idle(),

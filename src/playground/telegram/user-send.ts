@@ -1,4 +1,7 @@
+import { stat } from "node:fs/promises";
+import { basename, resolve } from "node:path";
 import type { Message } from "grammy/types";
+import { mimeFor, type StoredFile } from "./files";
 import { solidPng } from "./images";
 import { post, type SendOptions, userEntities } from "./user-post";
 import { until } from "./user-read";
@@ -17,6 +20,14 @@ export interface PhotoSpec {
 
 export interface FileSpec {
   bytes?: Buffer;
+  /**
+   * Send the file at this path instead of `bytes`, however big, without reading
+   * it into memory: its size is the file's, its name (unless `fileName`) the
+   * path's last part, its MIME type (unless `mimeType`) from that name. A local
+   * Bot API server copies it into its folder at once; the cloud one reads it
+   * from here when the bot downloads it.
+   */
+  path?: string;
   fileName?: string;
   mimeType?: string;
   duration?: number;
@@ -82,18 +93,43 @@ const fileDefaults = {
   voice: ["voice.ogg", "audio/ogg"],
 } as const;
 
-export function sendFile(user: UserState, kind: FileKind, spec: FileSpec, options: Where): Message {
-  const bytes = spec.bytes ?? Buffer.alloc(Math.min(spec.declaredSize ?? 1024, 1024), 7);
-  const fileName = spec.fileName ?? fileDefaults[kind][0];
-  const mime = spec.mimeType ?? fileDefaults[kind][1];
-  const file = user.world.files.add({
-    kind,
-    bytes,
-    size: spec.declaredSize ?? bytes.length,
-    name: fileName,
-    mime,
-    ...(spec.duration !== undefined ? { duration: spec.duration } : {}),
-  });
+export async function sendFile(
+  user: UserState,
+  kind: FileKind,
+  spec: FileSpec,
+  options: Where,
+): Promise<Message> {
+  const { files } = user.world;
+  let file: StoredFile;
+  let fileName: string;
+  let mime: string;
+  const timed = spec.duration !== undefined ? { duration: spec.duration } : {};
+  if (spec.path !== undefined) {
+    if (spec.bytes || spec.declaredSize !== undefined) {
+      throw new Error(
+        "a file sent from a path has its own bytes and size: no `bytes` or `declaredSize` beside it",
+      );
+    }
+    const diskPath = resolve(spec.path);
+    fileName = spec.fileName ?? basename(diskPath);
+    mime = spec.mimeType ?? mimeFor(fileName) ?? "application/octet-stream";
+    const { size } = await stat(diskPath);
+    file = files.add({ kind, diskPath, size, name: fileName, mime, ...timed });
+  } else {
+    const bytes = spec.bytes ?? Buffer.alloc(Math.min(spec.declaredSize ?? 1024, 1024), 7);
+    fileName = spec.fileName ?? fileDefaults[kind][0];
+    mime = spec.mimeType ?? fileDefaults[kind][1];
+    file = files.add({
+      kind,
+      bytes,
+      size: spec.declaredSize ?? bytes.length,
+      name: fileName,
+      mime,
+      ...timed,
+    });
+  }
+  // a local server keeps what users send on its disk, so the test's bytes need not stay in memory
+  if (files.localDir) await files.keepLocally(file);
   const base = { file_id: file.fileId, file_unique_id: file.uniqueId, file_size: file.size };
   const named = { ...base, file_name: fileName, mime_type: mime };
   const duration = spec.duration ?? 1;

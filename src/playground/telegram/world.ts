@@ -120,7 +120,7 @@ export interface InvoiceLinkState {
 
 /** Everything the stand-in knows, shared by the HTTP methods and the test-side users. */
 export class World {
-  readonly files = new FileStore();
+  readonly files: FileStore;
   readonly flood: FloodControl;
   readonly updates: UpdateQueue;
   readonly chats: ChatStore;
@@ -155,7 +155,10 @@ export class World {
     botNames: { firstName: string; username: string },
     webhookReply: (method: string, params: Record<string, unknown>) => Promise<void>,
     firstUpdateId?: number,
+    /** local-server mode: the bot's folder where files are kept (see FileStore) */
+    localDir?: string,
   ) {
+    this.files = new FileStore(localDir);
     this.flood = new FloodControl(() => this.rules, clock);
     this.updates = new UpdateQueue(() => this.rules, clock, webhookReply, firstUpdateId);
     this.chats = new ChatStore(clock);

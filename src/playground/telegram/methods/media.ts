@@ -1,7 +1,8 @@
+import { readFile } from "node:fs/promises";
 import type { Message } from "grammy/types";
 import { z } from "zod";
 import { ApiError, badRequest } from "../errors";
-import { type FileKind, mimeFor, type StoredFile } from "../files";
+import { type FileContent, type FileKind, mimeFor, type NewFile, type StoredFile } from "../files";
 import { imageSize } from "../images";
 import { type FileInput, fileInput, type Params } from "../params";
 import { type InputMediaParam, inputMediaSchema } from "../schemas";
@@ -68,37 +69,43 @@ async function resolveFile(
     if ((file.kind === "photo") !== (kind === "photo")) throw badRequest("type of file mismatch");
     return { file, reused: true };
   }
-  let bytes: Buffer;
+  let content: FileContent;
+  let size: number;
   let name: string | undefined;
   let mime: string | undefined;
   if (input.kind === "upload") {
-    bytes = input.file.bytes;
-    name = input.file.name;
-    mime = mimeFor(name, input.file.mime);
-    if (bytes.length > w.rules.maxUploadBytes) throw new ApiError(413, "Request Entity Too Large");
-    if (kind === "photo" && bytes.length > w.rules.maxPhotoUploadBytes)
-      throw badRequest("PHOTO_SAVE_FILE_INVALID");
+    const upload = input.file;
+    size = upload.size;
+    name = upload.name;
+    mime = mimeFor(name, upload.mime);
+    if (size > w.rules.maxUploadBytes) throw new ApiError(413, "Request Entity Too Large");
+    if (kind === "photo" && size > w.rules.maxPhotoUploadBytes) throw badRequest("PHOTO_SAVE_FILE_INVALID");
+    content = upload.bytes !== undefined ? { bytes: upload.bytes } : { diskPath: upload.diskPath };
   } else {
     const fetched = await fetchUrl(w, input.url, kind);
-    bytes = fetched.bytes;
+    content = { bytes: fetched.bytes };
+    size = fetched.bytes.length;
     name = new URL(input.url).pathname.split("/").pop() || undefined;
     mime = mimeFor(name, fetched.mime);
   }
-  if (bytes.length === 0) throw badRequest("file must be non-empty");
-  const file: Parameters<World["files"]["add"]>[0] = { kind, bytes };
-  if (name) file.name = name;
-  if (mime) file.mime = mime;
+  if (size === 0) throw badRequest("file must be non-empty");
+  let dimensions: { width: number; height: number } | undefined;
   if (kind === "photo") {
-    const size = imageSize(bytes);
-    if (!size) throw badRequest("IMAGE_PROCESS_FAILED");
-    const { width, height } = size;
+    // at most 10 MB: a spooled photo is read back to look at it
+    const bytes = content.bytes !== undefined ? content.bytes : await readFile(content.diskPath);
+    dimensions = imageSize(bytes);
+    if (!dimensions) throw badRequest("IMAGE_PROCESS_FAILED");
+    const { width, height } = dimensions;
     if (width + height > 10_000 || Math.max(width, height) / Math.max(1, Math.min(width, height)) > 20) {
       throw badRequest("PHOTO_INVALID_DIMENSIONS");
     }
-    file.width = width;
-    file.height = height;
+    content = { bytes };
   }
-  return { file: w.files.add(file), reused: false };
+  const file: NewFile = { kind, ...content, name: name || undefined, mime, ...dimensions };
+  const stored = w.files.add(file);
+  // a spooled upload is removed after the call: the local server's copy is linked into its folder now
+  if (stored.content.diskPath !== undefined) await w.files.keepLocally(stored, "ours");
+  return { file: stored, reused: false };
 }
 
 /** The message fields Telegram shows for a file of this kind. */
@@ -113,7 +120,7 @@ function mediaContent(w: World, kind: FileKind, file: StoredFile, reused: boolea
     case "photo": {
       const sizes =
         (reused ? w.files.photoSetOf(file.fileId) : undefined) ??
-        w.files.photoSizes(file.bytes, file.width ?? 1, file.height ?? 1, file.size);
+        w.files.photoSizes(w.files.read(file), file.width ?? 1, file.height ?? 1, file.size);
       return { photo: sizes };
     }
     case "video":
@@ -293,7 +300,7 @@ export const mediaMethods: Record<string, MethodHandler> = {
     return inline ? true : edited;
   },
 
-  getFile(w, p) {
+  async getFile(w, p) {
     const id = p.string("file_id");
     if (!id) throw badRequest("file_id is empty");
     const file = w.files.get(id);
@@ -303,7 +310,8 @@ export const mediaMethods: Record<string, MethodHandler> = {
       file_id: file.fileId,
       file_unique_id: file.uniqueId,
       file_size: file.size,
-      file_path: file.path,
+      // a local server answers the absolute path of its copy on disk, which the bot reads itself
+      file_path: w.files.localDir ? await w.files.keepLocally(file) : file.path,
     };
   },
 };
