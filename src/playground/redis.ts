@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { accessSync, constants, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { createServer, Socket } from "node:net";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
+import { onPath } from "../lib/on-path";
 
 export interface PlaygroundRedis {
   url: string;
@@ -50,18 +51,6 @@ function freePort(): Promise<number> {
       const port = typeof address === "object" && address ? address.port : 0;
       server.close(() => done(port));
     });
-  });
-}
-
-function onPath(binary: string): boolean {
-  const dirs = (process.env.PATH ?? "").split(":").filter(Boolean);
-  return dirs.some((dir) => {
-    try {
-      accessSync(join(dir, binary), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
   });
 }
 

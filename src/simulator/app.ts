@@ -1,3 +1,5 @@
+import { createReadStream } from "node:fs";
+import { Readable } from "node:stream";
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
@@ -95,10 +97,16 @@ export function createApp(deps: AppDeps): Hono {
   app.get("/files/:name", (c) => {
     const file = deps.files.get(c.req.param("name"));
     if (!file) return c.json({ error: { code: "not_found", message: "no such file" } }, 404);
-    return c.body(new Uint8Array(file.bytes), 200, {
-      "content-type": file.contentType,
-      "content-length": String(file.bytes.length),
-    });
+    if ("bytes" in file) {
+      return c.body(new Uint8Array(file.bytes), 200, {
+        "content-type": file.contentType,
+        "content-length": String(file.bytes.length),
+      });
+    }
+    const headers = { "content-type": file.contentType, "content-length": String(file.size) };
+    // a HEAD opens nothing: an unread stream would hold its descriptor
+    if (c.req.method === "HEAD") return c.body(null, 200, headers);
+    return c.body(Readable.toWeb(createReadStream(file.path)) as unknown as ReadableStream, 200, headers);
   });
 
   app.use("/api/*", async (c, next) => {

@@ -3,6 +3,7 @@ import { setMaxListeners } from "node:events";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import {
+  type DubbingFormat,
   dubbingLanguageNames,
   dubbingModelPrefix,
   type ImageSize,
@@ -21,6 +22,7 @@ import {
 import type { OperatorAccount } from "./credits";
 import { download } from "./download";
 import type { FaultState, TaskFault } from "./faults";
+import { dubbingPlan, ffmpegTimeoutMs, runFfmpeg } from "./ffmpeg";
 import { type FileStore, fixture } from "./files";
 import { probeMedia, sniffImage } from "./media-probe";
 import { seededPicture } from "./png";
@@ -56,7 +58,13 @@ type Work =
       urls: string[];
     }
   | { kind: "video"; aspectRatio: VideoAspectRatio; audio: boolean }
-  | { kind: "dub"; hasVideo: boolean; sourceError?: string };
+  | {
+      kind: "dub";
+      hasVideo: boolean;
+      sourceError?: string;
+      /** the downloaded source on disk, when ffmpeg dubs it (else the output is a fixture) */
+      source?: { path: string; format: DubbingFormat };
+    };
 
 interface TaskRecord {
   view: PublicTask;
@@ -77,6 +85,8 @@ export interface EngineOptions {
   latencyMs: Record<Operation, number>;
   videoTimeLimitMs: number;
   downloadTimeoutMs: number;
+  /** dub with ffmpeg (outputs as long as their inputs); false: the 2-second fixtures */
+  ffmpeg: boolean;
   fetch?: typeof fetch;
   publicUrl: () => string;
   webhook: () => WebhookTarget | undefined;
@@ -202,6 +212,7 @@ export function createEngine(opts: EngineOptions) {
     });
     let durationSeconds = 0;
     let hasVideo = false;
+    let format: DubbingFormat | undefined;
     let sourceError: string | undefined;
     if (got.ok) {
       const probe = await probeMedia(got.bytes, got.contentType);
@@ -217,6 +228,7 @@ export function createEngine(opts: EngineOptions) {
       }
       durationSeconds = probe.durationSeconds;
       hasVideo = probe.hasVideo;
+      format = probe.format;
     } else if (got.tooLarge) {
       return { ok: false, status: 400, code: "invalid_request", message: `source_url: ${got.reason}` };
     } else {
@@ -224,6 +236,16 @@ export function createEngine(opts: EngineOptions) {
     }
     const credits = dubbingPrice(durationSeconds);
     if (!opts.account.reserve(credits)) return noCredits(credits);
+    let source: { path: string; format: DubbingFormat } | undefined;
+    if (got.ok && format && opts.ffmpeg) {
+      // on disk until the task's turn, not in memory (up to 100 MB a source)
+      try {
+        source = { path: await opts.files.keep(got.bytes, format), format };
+      } catch (e) {
+        opts.account.release(credits);
+        throw e;
+      }
+    }
     const target = req.target_language;
     const sourceLanguage = req.source_language ?? "auto";
     const record = newTask(
@@ -236,7 +258,12 @@ export function createEngine(opts: EngineOptions) {
         credits,
         metadata: req.metadata,
       },
-      { kind: "dub", hasVideo, ...(sourceError !== undefined && { sourceError }) },
+      {
+        kind: "dub",
+        hasVideo,
+        ...(sourceError !== undefined && { sourceError }),
+        ...(source !== undefined && { source }),
+      },
     );
     return { ok: true, task: structuredClone(record.view), extra: { durationSeconds, sourceLanguage } };
   }
@@ -253,7 +280,7 @@ export function createEngine(opts: EngineOptions) {
     return `${opts.publicUrl()}/files/${name}`;
   }
 
-  function produceOutputs(record: TaskRecord): { charge: number } {
+  async function produceOutputs(record: TaskRecord): Promise<{ charge: number }> {
     const v = record.view;
     const w = record.work;
     switch (w.kind) {
@@ -275,7 +302,14 @@ export function createEngine(opts: EngineOptions) {
         return { charge: v.credits_reserved };
       }
       case "dub": {
-        if (w.hasVideo) {
+        const source = w.source;
+        if (source !== undefined) {
+          const plan = dubbingPlan(source.format, w.hasVideo);
+          const name = await opts.files.addWritten(plan.ext, plan.contentType, (output) =>
+            runFfmpeg(plan.args(source.path, output), { signal: stop.signal, timeoutMs: ffmpegTimeoutMs }),
+          );
+          (w.hasVideo ? v.videos : v.audios)?.push(fileUrl(name));
+        } else if (w.hasVideo) {
           v.videos.push(fileUrl(opts.files.add("mp4", "video/mp4", () => fixture("video-16x9-audio.mp4"))));
         } else {
           v.audios?.push(fileUrl(opts.files.add("mp3", "audio/mpeg", () => fixture("audio.mp3"))));
@@ -299,6 +333,16 @@ export function createEngine(opts: EngineOptions) {
   }
 
   async function runTask(record: TaskRecord): Promise<void> {
+    try {
+      await processTask(record);
+    } finally {
+      if (record.work.kind === "dub" && record.work.source !== undefined) {
+        await opts.files.discard(record.work.source.path);
+      }
+    }
+  }
+
+  async function processTask(record: TaskRecord): Promise<void> {
     const { fault, work, view } = record;
     const signal = stop.signal;
     await Promise.resolve();
@@ -329,7 +373,15 @@ export function createEngine(opts: EngineOptions) {
         f.status,
       );
     }
-    const { charge } = produceOutputs(record);
+    let charge: number;
+    try {
+      ({ charge } = await produceOutputs(record));
+    } catch (e) {
+      if (signal.aborted) return;
+      const message = e instanceof Error ? e.message : String(e);
+      opts.logger?.warn({ err: e, taskId: view.id }, "simulated task could not make its output");
+      return fail(record, "processing_failed", `the output could not be made: ${message}`);
+    }
     opts.account.settle(view.credits_reserved, charge);
     view.status = "completed";
     view.credits_deducted = true;

@@ -8,6 +8,7 @@ import { createApp, type RecordedRequest } from "./app";
 import { OperatorAccount, type OperatorBalance } from "./credits";
 import { createEngine, type PublicTask } from "./engine";
 import { type FaultControls, FaultState } from "./faults";
+import { ffmpegAvailable } from "./ffmpeg";
 import { createFileStore } from "./files";
 import { createWebhookSender, type WebhookDelivery, type WebhookTarget } from "./webhook-sender";
 
@@ -68,6 +69,12 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const faults = new FaultState();
   const account = new OperatorAccount(opts.operatorCredits ?? 1_000_000);
   const files = createFileStore();
+  const ffmpeg = ffmpegAvailable();
+  if (!ffmpeg) {
+    opts.logger?.info(
+      "ffmpeg is not on the PATH: dubbing outputs are 2-second fixtures, whatever the input's length",
+    );
+  }
   const requests: RecordedRequest[] = [];
   const webhookDeliveries: WebhookDelivery[] = [];
   let webhook = opts.webhook;
@@ -91,6 +98,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     latencyMs: { ...defaultLatencyMs, ...opts.latencyMs },
     videoTimeLimitMs: opts.videoTimeLimitMs ?? limits.videoProcessingLimitMs,
     downloadTimeoutMs: opts.downloadTimeoutMs ?? 30_000,
+    ffmpeg,
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
     publicUrl: () => baseUrl,
     webhook: () => webhook,
@@ -139,6 +147,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
         server.close(() => resolve());
         if ("closeAllConnections" in server) server.closeAllConnections();
       });
+      // the tasks are stopped and their ffmpeg processes gone: the temporary files can go
+      await files.close();
     },
   };
 }

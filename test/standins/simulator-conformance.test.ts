@@ -1,4 +1,9 @@
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scaledClock } from "../../src/lib/clock";
 import { imageModels, type VideoModel, videoModels } from "../../src/media/catalog";
@@ -28,6 +33,7 @@ import {
  * written out here again, so a wrong catalog fails these tests too.
  */
 
+const run = promisify(execFile);
 const clock = scaledClock(200);
 const SECRET = "whsec_dGVzdC1zaWduaW5nLXNlY3JldC0xMjM0NTY3ODk=";
 let sim: Simulator;
@@ -494,6 +500,132 @@ describe("dubbing (4.1)", () => {
     expect(task.credits_deducted).toBe(false);
     await quiet(sim);
     expect(sim.balance()).toEqual(before);
+  });
+
+  describe("an output as long as its input (ffmpeg on the PATH)", () => {
+    let dir: string;
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), "simulator-dubbing-"));
+    });
+    afterAll(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    const ffmpeg = (...args: string[]) =>
+      run("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-y", ...args]);
+
+    interface Probed {
+      format: { format_name: string; duration: string };
+      streams: Array<{
+        codec_type: string;
+        codec_name: string;
+        width?: number;
+        height?: number;
+        channels?: number;
+        nb_frames?: string;
+      }>;
+    }
+    async function probe(path: string): Promise<Probed> {
+      const { stdout } = await run("ffprobe", [
+        ...["-v", "error", "-of", "json"],
+        ...[
+          "-show_entries",
+          "format=format_name,duration:stream=codec_type,codec_name,width,height,channels,nb_frames",
+        ],
+        path,
+      ]);
+      return JSON.parse(stdout) as Probed;
+    }
+
+    /** Dubs the file at `input` and returns the output's content type and where it was saved. */
+    async function dub(input: string, contentType: string, outputs: "audios" | "videos") {
+      const source = files.put(`/${basename(input)}`, await readFile(input), contentType);
+      const reg = await client.createDubbing({ source_url: source, target_language: "fa" }, k());
+      const { task, outcome } = await settle(client, reg.id);
+      expect(outcome.outcome).toBe("succeeded");
+      expect(task[outputs]).toHaveLength(1);
+      const res = await fetch(task[outputs]![0]!);
+      expect(res.status).toBe(200);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(res.headers.get("content-length")).toBe(String(bytes.length));
+      const saved = join(dir, `dubbed-${basename(input)}`);
+      await writeFile(saved, bytes);
+      return { contentType: res.headers.get("content-type"), saved, registered: reg.duration_seconds };
+    }
+
+    it("a 7-second audio input is dubbed into a 7-second MP3", async () => {
+      const input = join(dir, "seven.wav");
+      await ffmpeg("-f", "lavfi", "-i", "sine=frequency=440:sample_rate=16000:duration=7", input);
+      const out = await dub(input, "audio/wav", "audios");
+      expect(out.registered).toBeCloseTo(7, 1);
+      expect(out.contentType).toBe("audio/mpeg");
+      const { format, streams } = await probe(out.saved);
+      expect(format.format_name).toBe("mp3");
+      expect(streams.map((s) => s.codec_name)).toEqual(["mp3"]);
+      expect(Math.abs(Number(format.duration) - 7)).toBeLessThanOrEqual(0.3);
+    });
+
+    it("a 6-second video input keeps its picture and gets a new sound track, 6 seconds long", async () => {
+      const input = join(dir, "six.mp4");
+      await ffmpeg(
+        ...["-f", "lavfi", "-i", "testsrc=size=320x240:rate=25:duration=6"],
+        ...["-f", "lavfi", "-i", "sine=frequency=330:duration=6"],
+        ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"],
+        ...["-c:a", "aac", "-ac", "2", "-shortest", input],
+      );
+      const out = await dub(input, "video/mp4", "videos");
+      expect(out.contentType).toBe("video/mp4");
+      const before = await probe(input);
+      const after = await probe(out.saved);
+      expect(after.format.format_name).toContain("mp4");
+      expect(Math.abs(Number(after.format.duration) - 6)).toBeLessThanOrEqual(0.3);
+      const picture = (p: Probed) => p.streams.find((s) => s.codec_type === "video");
+      // copied, not encoded again: the same codec, size and frames
+      expect(picture(after)).toEqual(picture(before));
+      expect(picture(after)).toMatchObject({ codec_name: "h264", width: 320, height: 240, nb_frames: "150" });
+      // the new track is the simulator's mono one, not the stereo original
+      expect(after.streams.find((s) => s.codec_type === "audio")).toMatchObject({
+        codec_name: "aac",
+        channels: 1,
+      });
+    });
+
+    it("a source ffmpeg cannot decode fails the task with ffmpeg's message and no deduction", async () => {
+      const odd = wav(3);
+      odd.writeUInt16LE(0x1234, 20); // a WAV of an unknown codec: measurable, not decodable
+      const source = files.put("/odd.wav", odd, "audio/wav");
+      await quiet(sim);
+      const before = sim.balance();
+      const reg = await client.createDubbing({ source_url: source, target_language: "fa" }, k());
+      expect(reg.duration_seconds).toBe(3);
+      const { task, outcome } = await settle(client, reg.id);
+      expect(outcome).toMatchObject({
+        outcome: "failed",
+        reason: expect.stringMatching(/^processing_failed: .*Decoder \(codec none\) not found/),
+      });
+      expect(task.audios).toEqual([]);
+      await quiet(sim);
+      expect(sim.balance()).toEqual(before);
+    });
+
+    it("a WebM video stays a WebM, its VP8 picture copied (MP4 cannot carry it)", async () => {
+      const input = join(dir, "three.webm");
+      await ffmpeg(
+        ...["-f", "lavfi", "-i", "testsrc=size=160x120:rate=15:duration=3"],
+        ...["-f", "lavfi", "-i", "sine=frequency=330:duration=3"],
+        ...["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-b:v", "200k"],
+        ...["-c:a", "libvorbis", input],
+      );
+      const out = await dub(input, "video/webm", "videos");
+      expect(out.contentType).toBe("video/webm");
+      const after = await probe(out.saved);
+      expect(after.format.format_name).toContain("webm");
+      expect(Math.abs(Number(after.format.duration) - 3)).toBeLessThanOrEqual(0.3);
+      expect(after.streams.map((s) => [s.codec_type, s.codec_name])).toEqual([
+        ["video", "vp8"],
+        ["audio", "opus"],
+      ]);
+    });
   });
 });
 

@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { readdir, writeFile } from "node:fs/promises";
+import { basename, dirname } from "node:path";
 import { inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { OperatorAccount } from "../../src/simulator/credits";
@@ -42,9 +44,33 @@ describe("file store", () => {
     store.get(names[2]!);
     expect(made).toBe(3);
     // the third evicted the first
-    expect(store.get(names[0]!)!.bytes.equals(seededPicture(4, 4, "a"))).toBe(true);
+    expect(store.get(names[0]!)).toMatchObject({ bytes: seededPicture(4, 4, "a") });
     expect(made).toBe(4);
     expect(store.get("nope.png")).toBeUndefined();
+  });
+
+  it("serves written files from its temporary directory, keeps no failed write, and removes it all at close", async () => {
+    const store = createFileStore();
+    const name = await store.addWritten("mp3", "audio/mpeg", (path) => writeFile(path, "dubbed"));
+    const file = store.get(name);
+    expect(file).toMatchObject({ contentType: "audio/mpeg", size: 6 });
+    const path = file && "path" in file ? file.path : "";
+    expect(readFileSync(path, "utf8")).toBe("dubbed");
+    const dir = dirname(path);
+    const source = await store.keep(Buffer.from("source"), "wav");
+    expect(dirname(source)).toBe(dir);
+    await expect(
+      store.addWritten("mp4", "video/mp4", async (p) => {
+        await writeFile(p, "half");
+        throw new Error("ffmpeg failed");
+      }),
+    ).rejects.toThrow("ffmpeg failed");
+    expect((await readdir(dir)).sort()).toEqual([name, basename(source)].sort());
+    await store.discard(source);
+    expect(await readdir(dir)).toEqual([name]);
+    await store.close();
+    expect(existsSync(dir)).toBe(false);
+    await expect(store.keep(Buffer.from("late"), "wav")).rejects.toThrow("closed");
   });
 });
 
