@@ -15,6 +15,8 @@ RUN npx tsc --noEmit && npm run -s build
 # 2. plain node on the bundle, production dependencies only
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
+# ffmpeg cuts a dub longer than the studio's 5 minutes into parts and joins the dubbed parts
+RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN (npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit --no-fund) \

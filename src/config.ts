@@ -61,6 +61,8 @@ export const envSchema = z.object({
   ROLE: z.enum(["all", "web", "worker"], { error: "must be one of all, web, worker" }).default("all"),
   BOT_TOKEN: telegramToken,
   TELEGRAM_API_ROOT: url("Telegram Bot API root").default("https://api.telegram.org"),
+  /** the Bot API server is a local one (`telegram-bot-api --local`): files up to 2,000 MB, read from its disk */
+  TELEGRAM_LOCAL_FILES: bool,
   BOT_MODE: z.enum(["polling", "webhook"], { error: "must be polling or webhook" }).default("polling"),
   PUBLIC_URL: url("where the service and Telegram reach this server, e.g. https://bot.example.com"),
   TELEGRAM_WEBHOOK_SECRET: secret(16),
@@ -108,6 +110,36 @@ export const envSchema = z.object({
       .int("must be a whole number of days")
       .min(1, "must be at least 1 day")
       .default(7),
+  ),
+  /** the longest file dubbed (in parts of the service's 5 minutes), in minutes */
+  DUB_MAX_MINUTES: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "must be a whole number of minutes" })
+      .int("must be a whole number of minutes")
+      .min(5, "must be at least 5 (the service's own limit per task)")
+      .max(600, "must be at most 600")
+      .default(60),
+  ),
+  /** parts of one dub the service works on at once */
+  DUB_PARTS_AT_ONCE: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .max(20, "must be at most 20")
+      .default(3),
+  ),
+  /** the largest dubbing source (a link, or an upload through a local Bot API server), in MB */
+  DUB_SOURCE_MAX_MB: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: "must be a whole number of megabytes" })
+      .int("must be a whole number of megabytes")
+      .min(1, "must be at least 1")
+      .max(2000, "must be at most 2000 (the local Bot API server's limit)")
+      .default(2000),
   ),
   /** Telegram sends per second across all workers, results and broadcasts together (results first) */
   TELEGRAM_SENDS_PER_SECOND: z.preprocess(
@@ -170,7 +202,11 @@ export interface Config {
     apiRoot: string;
     mode: "polling" | "webhook";
     webhookSecret: string | undefined;
+    /** a local Bot API server: uploads up to 2,000 MB, and getFile gives a path on its disk */
+    localFiles: boolean;
   };
+  /** dubbing of files longer than the service's 5 minutes, in parts */
+  dub: { maxMinutes: number; partsAtOnce: number; sourceMaxBytes: number };
   publicUrl: string;
   /** the Mini App's address (`${PUBLIC_URL}/app/`): only with PUBLIC_URL set and a bot token, else no Mini App */
   miniAppUrl: string | undefined;
@@ -299,6 +335,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       apiRoot: e.TELEGRAM_API_ROOT.replace(/\/+$/, ""),
       mode: e.BOT_MODE,
       webhookSecret: e.TELEGRAM_WEBHOOK_SECRET,
+      localFiles: e.TELEGRAM_LOCAL_FILES === true,
+    },
+    dub: {
+      maxMinutes: e.DUB_MAX_MINUTES,
+      partsAtOnce: e.DUB_PARTS_AT_ONCE,
+      sourceMaxBytes: e.DUB_SOURCE_MAX_MB * 1000 * 1000,
     },
     publicUrl,
     miniAppUrl: e.PUBLIC_URL && e.BOT_TOKEN ? `${publicUrl}/app/` : undefined,

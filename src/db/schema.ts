@@ -174,6 +174,9 @@ export const generations = pgTable(
     late: boolean("late").notNull().default(false),
     /** dubbing: input duration measured by the service, for settling the charge */
     measuredSeconds: integer("measured_seconds"),
+    /** dubbing in parts (a file over the service's 5 minutes): how many, and how many are dubbed */
+    partsTotal: integer("parts_total"),
+    partsDone: integer("parts_done"),
     /** last status text shown in the status message, so an edit is never "not modified" */
     statusShown: text("status_shown"),
     notifiedAt: timestamp("notified_at", { withTimezone: true }),
@@ -211,6 +214,40 @@ export const deliveries = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("deliveries_generation_attempt_uq").on(t.generationId, t.attempt)],
+);
+
+export const partStates = ["queued", "submitting", "pending", "completed"] as const;
+export type PartState = (typeof partStates)[number];
+
+/**
+ * One part of a dub in parts: a stretch of the input, cut at a pause and kept in
+ * our storage, dubbed as a task of its own. Its attempt is part of the task's
+ * Idempotency-Key; a part that failed is tried once more as attempt 2.
+ */
+export const dubParts = pgTable(
+  "dub_parts",
+  {
+    generationId: uuid("generation_id")
+      .notNull()
+      .references(() => generations.id),
+    index: integer("index").notNull(),
+    startMs: integer("start_ms").notNull(),
+    endMs: integer("end_ms").notNull(),
+    attempt: integer("attempt").notNull().default(1),
+    state: text("state").$type<PartState>().notNull().default("queued"),
+    taskId: text("task_id"),
+    serviceCredits: integer("service_credits"),
+    /** the input's length the service measured, for settling the charge */
+    measuredSeconds: integer("measured_seconds"),
+    outputUrl: text("output_url"),
+    submittedAt: timestamp("submitted_at", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("dub_parts_generation_index_uq").on(t.generationId, t.index),
+    uniqueIndex("dub_parts_task_id_uq").on(t.taskId),
+    check("dub_parts_state_known", sql`${t.state} in ('queued', 'submitting', 'pending', 'completed')`),
+  ],
 );
 
 /** Tasks the service ran for a generation that already had another task: their cost is ours. */

@@ -1,6 +1,7 @@
 import type { Message } from "grammy/types";
 import { z } from "zod";
-import { dubbingFormats, limits } from "../media/catalog";
+import type { Config } from "../config";
+import { dubbingFormats } from "../media/catalog";
 import type { InputRef } from "./params";
 
 /** Telegram lets bots download files up to 20 MB (cloud Bot API). */
@@ -29,8 +30,11 @@ export type InputProblem =
   | { key: "cv-photo-sticker" }
   | { key: "cv-photo-not-image" }
   | { key: "cv-file-too-big-telegram"; size: number }
-  | { key: "cv-file-too-big-service"; size: number }
-  | { key: "cv-media-too-long"; minutes: number; seconds: number }
+  /** a dubbing upload over what the Bot API hands out; `limit`: the largest file taken as a link (MB) */
+  | { key: "cv-dub-upload-too-big"; size: number; limit: number }
+  | { key: "cv-file-too-big-service"; size: number; limit: number }
+  /** `limit`: the longest file dubbed (minutes) */
+  | { key: "cv-media-too-long"; minutes: number; seconds: number; limit: number }
   | { key: "cv-media-not-media" }
   | { key: "cv-link-not-https" };
 
@@ -45,11 +49,38 @@ export function linkIn(text: string): { ok: true; url: string } | { ok: false } 
   return parsed.success ? { ok: true, url: parsed.data } : { ok: false };
 }
 
-function tooBigForTelegram(size: number | undefined): InputProblem | undefined {
-  if (size === undefined || size <= telegramDownloadMaxBytes) return undefined;
-  return size > limits.dubbingMaxBytes
-    ? { key: "cv-file-too-big-service", size: megabytes(size) }
-    : { key: "cv-file-too-big-telegram", size: megabytes(size) };
+/** What a dubbing source may be: how long, and how big as an upload and at all. */
+export interface DubInputRules {
+  /** DUB_MAX_MINUTES, in seconds: longer files are dubbed in parts up to this */
+  maxSeconds: number;
+  /** the largest upload the bot can read: 20 MB through the cloud Bot API, more through a local server */
+  uploadMaxBytes: number;
+  /** the largest source at all (DUB_SOURCE_MAX_MB), a link's download included */
+  sourceMaxBytes: number;
+}
+
+export const defaultDubInputRules: DubInputRules = {
+  maxSeconds: 60 * 60,
+  uploadMaxBytes: telegramDownloadMaxBytes,
+  sourceMaxBytes: 2000 * 1000 * 1000,
+};
+
+export function dubInputRules(config: Pick<Config, "dub" | "telegram">): DubInputRules {
+  const { sourceMaxBytes, maxMinutes } = config.dub;
+  return {
+    maxSeconds: maxMinutes * 60,
+    uploadMaxBytes: config.telegram.localFiles ? sourceMaxBytes : telegramDownloadMaxBytes,
+    sourceMaxBytes,
+  };
+}
+
+function tooBig(size: number | undefined, rules: DubInputRules): InputProblem | undefined {
+  if (size === undefined || size <= rules.uploadMaxBytes) return undefined;
+  const limit = Math.floor(rules.sourceMaxBytes / 1_000_000);
+  // over what a link may bring too, or a local server already gave all it can: only a smaller file helps
+  return size > rules.sourceMaxBytes || rules.uploadMaxBytes >= rules.sourceMaxBytes
+    ? { key: "cv-file-too-big-service", size: megabytes(size), limit }
+    : { key: "cv-dub-upload-too-big", size: megabytes(size), limit };
 }
 
 /** The picture a message carries (a photo or an image sent as a file). */
@@ -101,7 +132,10 @@ function extensionOf(name: string | undefined): string | undefined {
 }
 
 /** The audio or video a message carries (audio, voice, video, video note, or such a file). */
-export function mediaIn(m: Message | undefined): Checked<MediaInput> | undefined {
+export function mediaIn(
+  m: Message | undefined,
+  rules: DubInputRules = defaultDubInputRules,
+): Checked<MediaInput> | undefined {
   if (!m) return undefined;
   const file = m.audio ?? m.voice ?? m.video ?? m.video_note ?? m.document;
   if (!file) {
@@ -117,15 +151,11 @@ export function mediaIn(m: Message | undefined): Checked<MediaInput> | undefined
       (dubbingFormats as readonly string[]).includes(extensionOf(name) ?? "");
     if (!known) return { ok: false, problem: { key: "cv-media-not-media" } };
   }
-  const big = tooBigForTelegram(file.file_size);
+  const big = tooBig(file.file_size, rules);
   if (big) return { ok: false, problem: big };
   const duration = "duration" in file ? file.duration : undefined;
-  if (duration !== undefined && duration > limits.dubbingMaxSeconds) {
-    return {
-      ok: false,
-      problem: { key: "cv-media-too-long", minutes: Math.floor(duration / 60), seconds: duration % 60 },
-    };
-  }
+  if (duration !== undefined && duration > rules.maxSeconds)
+    return { ok: false, problem: tooLong(duration, rules) };
   const isVideo = Boolean(m.video ?? m.video_note) || Boolean(mime?.startsWith("video/"));
   return {
     ok: true,
@@ -142,5 +172,16 @@ export function mediaIn(m: Message | undefined): Checked<MediaInput> | undefined
       ...(duration !== undefined ? { durationSeconds: duration } : {}),
       label: name ?? (m.voice ? "voice" : isVideo ? "video" : "audio"),
     },
+  };
+}
+
+/** A file longer than the longest dubbed, as the user is told. */
+export function tooLong(seconds: number, rules: DubInputRules): InputProblem {
+  const total = Math.round(seconds);
+  return {
+    key: "cv-media-too-long",
+    minutes: Math.floor(total / 60),
+    seconds: total % 60,
+    limit: Math.floor(rules.maxSeconds / 60),
   };
 }

@@ -1,5 +1,6 @@
 import { limits } from "../media/catalog";
 import type { PriceQuote, Prices } from "../pricing/prices";
+import { quotedPartSeconds } from "./dub-parts";
 import type { GenerationParams } from "./params";
 
 /** The service's maximum dubbing length: what a dubbing link whose length cannot be read is held for. */
@@ -23,16 +24,27 @@ export function quote(prices: Prices, p: PricedRequest): PriceQuote {
     case "video":
       return prices.video(p.model, p.resolution, p.duration);
     case "dub":
-      return prices.dub(p.durationSeconds ?? maxDubSeconds);
+      return sumOfParts(prices, quotedPartSeconds(p.durationSeconds ?? maxDubSeconds));
   }
+}
+
+/** A dub is billed per part, each part per started minute: the price is the parts' sum. */
+function sumOfParts(prices: Prices, partSeconds: readonly number[]): PriceQuote {
+  let credits = 0;
+  for (const seconds of partSeconds) {
+    const part = prices.dub(seconds);
+    if (!part.ok) return part;
+    credits += part.credits;
+  }
+  return { ok: true, credits, unit: prices.table.dub.perMinute };
 }
 
 export interface DeliveredOutputs {
   images: number;
   videos: number;
   audios: number;
-  /** dubbing: the input duration the service measured */
-  measuredSeconds?: number | null;
+  /** dubbing: the input duration the service measured (for a dub in parts, each part's) */
+  measuredSeconds?: number | readonly number[] | null;
 }
 
 /**
@@ -56,7 +68,9 @@ export function settle(prices: Prices, p: GenerationParams, held: number, got: D
       if (got.videos + got.audios === 0) amount = 0;
       else if (got.measuredSeconds == null) amount = held;
       else {
-        const q = prices.dub(got.measuredSeconds);
+        const measured =
+          typeof got.measuredSeconds === "number" ? [got.measuredSeconds] : got.measuredSeconds;
+        const q = sumOfParts(prices, measured);
         amount = q.ok ? q.credits : held;
       }
       break;

@@ -3,6 +3,7 @@ import { generationCreation } from "./create";
 import { deliveryRecords } from "./delivery-records";
 import { orphanRecords } from "./orphans";
 import type { Operation } from "./params";
+import { dubPartRecords } from "./parts";
 import { generationReads } from "./reads";
 import { defaultDeadlines } from "./states";
 import { generationTransitions } from "./transitions";
@@ -22,6 +23,7 @@ export function createGenerations(opts: GenerationsOptions) {
     ...generationTransitions(ctx, reads),
     ...deliveryRecords(ctx),
     ...orphanRecords(ctx),
+    ...dubPartRecords(ctx),
     deadlineOf: (op: Operation) => deadlines[op],
   };
 }

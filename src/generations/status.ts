@@ -4,7 +4,6 @@ import type { Translate, TranslateFor } from "../i18n/i18n";
 import { editInlineText } from "../telegram/edit-inline";
 import { isTelegramFailure } from "../telegram/telegram-error";
 import type { Generations } from "./service";
-import { pinRefusalText } from "./submit/pin-source";
 import type { Generation } from "./types";
 
 export interface StatusView {
@@ -25,19 +24,69 @@ const endedWithoutResult: StatusRow = (g, t) => {
     return { text: t(g.language, "gen-rejected", { reason: t(g.language, "reason-invalid-request") }) };
   if (g.state === "expired") return { text: t(g.language, "gen-expired", vars) };
   if (reason === "service_unavailable") return { text: t(g.language, "gen-failed-unavailable", vars) };
-  const pin = pinRefusalText(g.error, g.price);
-  if (pin) return { text: t(g.language, pin.key, pin.vars) };
+  if (reason === "part_failed")
+    return { text: t(g.language, "gen-dub-part-failed", { ...vars, part: Number(g.error?.part) || 1 }) };
+  const source = sourceRefusalText(g.error, g.price);
+  if (source) return { text: t(g.language, source.key, source.vars) };
   if (reason === "undeliverable")
     return { text: t(g.language, "gen-undeliverable", { price: g.charged ?? 0 }) };
   return { text: t(g.language, "gen-failed", vars) };
 };
+
+/** What the status message says of a generation whose source was refused: a locale key and its values. */
+function sourceRefusalText(
+  error: Record<string, unknown> | null,
+  price: number,
+): { key: string; vars: Record<string, string | number> } | undefined {
+  switch (error?.reason) {
+    case "source_longer": {
+      const total = Math.round(Number(error.seconds) || 0);
+      return {
+        key: "dub-pin-longer",
+        vars: { minutes: Math.floor(total / 60), seconds: total % 60, price },
+      };
+    }
+    case "source_too_long": {
+      const total = Math.round(Number(error.seconds) || 0);
+      return {
+        key: "dub-source-too-long",
+        vars: {
+          minutes: Math.floor(total / 60),
+          seconds: total % 60,
+          max: Number(error.maxMinutes) || 0,
+          price,
+        },
+      };
+    }
+    case "source_too_large":
+      return {
+        key: "dub-pin-too-large",
+        vars: { limit: Math.round((Number(error.maxBytes) || 0) / 100_000) / 10, price },
+      };
+    case "source_unreachable":
+      return { key: "dub-pin-unreachable", vars: { price } };
+    case "source_unreadable":
+      return { key: "dub-pin-unreadable", vars: { price } };
+    default:
+      return undefined;
+  }
+}
 
 /** What the status message of a generation says in each state: the one table. */
 const statusTable: Record<GenerationState, StatusRow> = {
   queued: say("gen-queued"),
   // the service has not answered yet: to the user it is still waiting its turn
   submitting: say("gen-queued"),
-  pending: say("gen-generating"),
+  // a dub in parts says which part is being dubbed
+  pending: (g, t) =>
+    g.partsTotal && g.partsTotal > 1
+      ? {
+          text: t(g.language, "gen-dubbing-part", {
+            part: Math.min((g.partsDone ?? 0) + 1, g.partsTotal),
+            total: g.partsTotal,
+          }),
+        }
+      : { text: t(g.language, "gen-generating") },
   // the result is being sent: the status changes once it is in the chat
   completed: say("gen-generating"),
   delivering: say("gen-generating"),

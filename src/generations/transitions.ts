@@ -97,9 +97,10 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
     from: GenerationState[],
     to: "failed" | "rejected" | "expired" | "cancelled",
     error: Record<string, unknown>,
+    extra: { serviceCredits?: number } = {},
   ): Promise<Generation | null> {
     return db.transaction(async (tx) => {
-      const row = await move(tx, id, from, to, { error, finishedAt: now() });
+      const row = await move(tx, id, from, to, { error, finishedAt: now(), ...extra });
       if (!row) return null;
       const released = await credits.release(
         { key: row.holdKey, reason: `${to}: ${String(error.reason ?? "")}` },
@@ -117,8 +118,9 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
   /** We give up sending: only before the service accepted it (a pending task is the sync's to judge). */
   const failSubmit = (id: string, error: Record<string, unknown>) =>
     endWithRelease(id, ["queued", "submitting"], "failed", error);
-  const fail = (id: string, error: Record<string, unknown>) =>
-    endWithRelease(id, ["queued", "submitting", "pending"], "failed", error);
+  /** `serviceCredits`: what the service billed all the same (the parts of a dub it did dub) */
+  const fail = (id: string, error: Record<string, unknown>, extra?: { serviceCredits?: number }) =>
+    endWithRelease(id, ["queued", "submitting", "pending"], "failed", error, extra);
   const expire = (id: string) => endWithRelease(id, ["pending"], "expired", { reason: "deadline" });
 
   async function cancel(id: string, userId: number): Promise<Generation | null> {
@@ -151,7 +153,7 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
   async function complete(
     id: string,
     outputs: OutputSet,
-    extra: { serviceCredits?: number | null } = {},
+    extra: { serviceCredits?: number | null; measuredParts?: readonly number[] } = {},
   ): Promise<{ generation: Generation; late: boolean } | null> {
     return db.transaction(async (tx) => {
       const g = await get(id, tx);
@@ -160,7 +162,7 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
         images: outputs.images.length,
         videos: outputs.videos.length,
         audios: outputs.audios.length,
-        measuredSeconds: g.measuredSeconds,
+        measuredSeconds: extra.measuredParts ?? g.measuredSeconds,
       };
       const patch = {
         outputs: [...outputs.images, ...outputs.videos, ...outputs.audios].map((url) => ({ url })),

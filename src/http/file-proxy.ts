@@ -1,5 +1,8 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { isAbsolute } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { HttpBindings } from "@hono/node-server";
@@ -16,7 +19,7 @@ export interface FileProxyDeps {
   now(): number;
   store: MediaStore;
   /** null when this process has no bot (then Telegram files cannot be served) */
-  telegram: { api: Api; token: string; apiRoot: string } | null;
+  telegram: { api: Api; token: string; apiRoot: string; localFiles?: boolean } | null;
   logger: Logger;
   fetch?: typeof fetch;
   /** real ms to wait for Telegram's file server to answer before a 502 */
@@ -132,6 +135,20 @@ export function fileProxyRoutes(deps: FileProxyDeps): Hono {
       return c.json({ error: "not_found" }, 404);
     }
     if (!filePath) return c.json({ error: "not_found" }, 404);
+    // a local Bot API server names the file on the disk it shares with us
+    if (deps.telegram.localFiles && isAbsolute(filePath)) {
+      const size = await stat(filePath)
+        .then((s) => s.size)
+        .catch(() => undefined);
+      if (size === undefined) return c.json({ error: "not_found" }, 404);
+      const headers = { "content-type": "application/octet-stream", "content-length": String(size) };
+      if (c.req.method === "HEAD") return new Response(null, { headers });
+      const outgoing = nodeResponse(c);
+      if (outgoing) return relay(c, outgoing, headers, createReadStream(filePath), deps.logger);
+      return new Response(Readable.toWeb(createReadStream(filePath)) as unknown as ReadableStream, {
+        headers,
+      });
+    }
     const method = c.req.method === "HEAD" ? "HEAD" : "GET";
     const timeoutMs = deps.upstreamTimeoutMs ?? 30_000;
     const url = `${apiRoot}/file/bot${token}/${filePath}`;

@@ -5,6 +5,7 @@ import type { Redis } from "ioredis";
 import type { createBroadcastStore } from "../broadcasts";
 import type { Ledger } from "../credits/ledger";
 import type { Database } from "../db/client";
+import type { DubInputRules } from "../generations/inputs";
 import type { Generations } from "../generations/service";
 import type { TranslateFor } from "../i18n/i18n";
 import type { Logger } from "../lib/logger";
@@ -48,6 +49,8 @@ export interface MiniAppDeps {
   rateLimit: { limit: number; windowMs: number; redisTimeoutMs: number };
   /** the app's own address: a result sent to the chat again carries its "Gallery" button */
   miniAppUrl: string;
+  /** how long and how big a dubbing source may be, as in the chat */
+  dubRules: DubInputRules;
 }
 
 /** A request's JSON is a few KB at most (16 inputs, a 2,000-character prompt): more is refused before it is read. */

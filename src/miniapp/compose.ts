@@ -1,7 +1,7 @@
+import type { DubInputRules } from "../generations/inputs";
 import { type GenerationParamsInput, generationParams } from "../generations/params";
 import { type PricedRequest, quote } from "../generations/quote";
 import { buildServiceRequest } from "../generations/service-request";
-import { limits } from "../media/catalog";
 import type { Prices } from "../pricing/prices";
 import type { AppInput, ComposeRequest, QuoteRequest } from "./contract";
 import { type InputDeps, type ResolvedInput, resolveInput } from "./inputs";
@@ -14,11 +14,6 @@ export type Composed =
 /** Stands in for our file proxy's links while a request is only checked: the service's rules need a link, not which one. */
 const anyLink = "https://example.invalid/file";
 const checkMetadata = { gid: "00000000-0000-4000-8000-000000000000", sig: "0".repeat(32), user: "0" };
-
-/** A dubbing source the service would refuse for its length, in the chat's words. */
-function tooLong(seconds: number | undefined): boolean {
-  return seconds !== undefined && seconds > limits.dubbingMaxSeconds;
-}
 
 async function inputsOf(deps: InputDeps, userId: number, inputs: AppInput[]) {
   const resolved: ResolvedInput[] = [];
@@ -36,7 +31,7 @@ async function inputsOf(deps: InputDeps, userId: number, inputs: AppInput[]) {
  * is sent (buildServiceRequest): what the service would refuse is refused here.
  */
 export async function composeParams(
-  deps: InputDeps,
+  deps: InputDeps & { dubRules: Pick<DubInputRules, "maxSeconds"> },
   userId: number,
   request: ComposeRequest,
 ): Promise<Composed> {
@@ -59,11 +54,11 @@ export async function composeParams(
       if (!source) return { ok: false, error: "not_found" };
       if (source.media === "photo")
         return { ok: false, error: "invalid", message: "source: audio or video only" };
-      if (tooLong(source.durationSeconds))
+      if (source.durationSeconds !== undefined && source.durationSeconds > deps.dubRules.maxSeconds)
         return {
           ok: false,
           error: "invalid",
-          message: `source: longer than ${limits.dubbingMaxSeconds} seconds`,
+          message: `source: longer than ${deps.dubRules.maxSeconds} seconds`,
         };
       params = {
         operation: "dub",

@@ -1,7 +1,7 @@
 import { type Api, InputFile } from "grammy";
 import type { Message } from "grammy/types";
 import { telegramLimits } from "../generations/deliver/send-outputs";
-import { type Checked, type InputProblem, mediaIn, photoIn } from "../generations/inputs";
+import { type Checked, type DubInputRules, type InputProblem, mediaIn, photoIn } from "../generations/inputs";
 import type { Translate } from "../i18n/i18n";
 import { dubbingFormats } from "../media/catalog";
 import { classifyTelegramError } from "../telegram/telegram-error";
@@ -15,6 +15,8 @@ export interface UploadDeps {
   links: GalleryLinks;
   /** where uploads go for a file_id (INLINE_STORAGE_CHAT_ID, as inline results); the user's private chat when unset */
   storageChatId: number | undefined;
+  /** how long and how big a dubbing source may be, as in the chat */
+  dubRules: DubInputRules;
 }
 
 export type Uploaded =
@@ -97,7 +99,7 @@ export async function uploadInput(
     return { ok: false, error: "not_available", message: t("error-generic") };
   }
   const checked: Checked<{ ref: { kind: string; fileId?: string } }> | undefined =
-    media === "photo" ? photoIn(sent) : mediaIn(sent);
+    media === "photo" ? photoIn(sent) : mediaIn(sent, deps.dubRules);
   if (!checked) return { ok: false, error: "invalid", message: t("cv-media-not-media") };
   if (!checked.ok) return { ok: false, error: "invalid", message: problemText(t, checked.problem) };
   const fileId = checked.value.ref.kind === "telegram" ? checked.value.ref.fileId : undefined;

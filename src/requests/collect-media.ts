@@ -1,18 +1,23 @@
 import { InlineKeyboard } from "grammy";
 import { navRow, type Screen } from "../bot/conversations/screen";
-import { linkIn, type MediaInput, mediaIn } from "../generations/inputs";
-import { limits } from "../media/catalog";
+import { type DubInputRules, linkIn, type MediaInput, mediaIn } from "../generations/inputs";
 import { cancelled, type StepResult, value } from "./steps";
 
 /**
  * Asks for what to dub: an uploaded audio, voice, video or file, or an https
- * link. Files Telegram will not let us download (over 20 MB), over the
- * service's 100 MB or longer than 5 minutes are explained, and the step goes on.
+ * link. Files the Bot API will not hand us (over 20 MB on the cloud one), over
+ * the source limit or longer than the longest dubbed are explained, and the
+ * step goes on.
  */
-export async function collectMedia(screen: Screen): Promise<StepResult<MediaInput>> {
+export async function collectMedia(screen: Screen, rules: DubInputRules): Promise<StepResult<MediaInput>> {
   const { t } = screen;
+  const mb = (bytes: number) => Math.floor(bytes / 1_000_000);
   await screen.show(
-    t("cv-ask-media", { minutes: limits.dubbingMaxSeconds / 60 }),
+    t("cv-ask-media", {
+      minutes: rules.maxSeconds / 60,
+      upload: mb(rules.uploadMaxBytes),
+      limit: mb(rules.sourceMaxBytes),
+    }),
     navRow(new InlineKeyboard(), t, { back: false }),
   );
   for (;;) {
@@ -28,7 +33,7 @@ export async function collectMedia(screen: Screen): Promise<StepResult<MediaInpu
       await screen.notice(t(link ? "cv-link-not-https" : "cv-media-not-media"));
       continue;
     }
-    const media = mediaIn(message);
+    const media = mediaIn(message, rules);
     if (!media) {
       await screen.notice(t("cv-media-not-media"));
       continue;

@@ -1,7 +1,8 @@
 import type { Context } from "grammy";
 import type { SeedBase } from "../bot/conversations/opening";
 import type { Conv } from "../bot/conversations/screen";
-import type { MediaInput } from "../generations/inputs";
+import { dubPartCount } from "../generations/dub-parts";
+import { defaultDubInputRules, type MediaInput } from "../generations/inputs";
 import { dubLanguageName, type GenerationParams } from "../generations/params";
 import { maxDubSeconds, quote } from "../generations/quote";
 import type { Translate } from "../i18n/i18n";
@@ -74,6 +75,9 @@ function lengthLine(t: Translate, media: MediaInput): string {
   if (media.durationSeconds === undefined)
     return t("cv-line-length-unknown", { minutes: maxDubSeconds / 60 });
   const total = Math.round(media.durationSeconds);
+  const parts = dubPartCount(media.durationSeconds);
+  if (parts > 1)
+    return t("cv-line-length-parts", { minutes: Math.floor(total / 60), seconds: total % 60, parts });
   return t("cv-line-length", {
     minutes: Math.floor(total / 60),
     seconds: String(total % 60).padStart(2, "0"),
@@ -93,6 +97,7 @@ function mediaFromParams(p: NonNullable<DubSeed["params"]>): MediaInput {
 export function dubConversation(deps: ConversationDeps) {
   return async function dub(conversation: Conv, ctx: Context, seed: DubSeed): Promise<void> {
     const { screen, t, who, available, language } = await openRequest(deps, conversation, ctx, seed);
+    const rules = deps.dubRules ?? defaultDubInputRules;
     const fallback = defaultDubTarget(language);
     const remembered = seed.params
       ? undefined
@@ -125,11 +130,11 @@ export function dubConversation(deps: ConversationDeps) {
     let source: DubbingSourceLanguage = start.source === target ? "auto" : start.source;
     for (;;) {
       if (media === undefined) {
-        const collected = await collectMedia(screen);
+        const collected = await collectMedia(screen, rules);
         if (collected.kind !== "value") return screen.close(t("cv-cancelled"));
         media = collected.value;
       }
-      media = await withLinkLength(conversation, screen, media, deps.linkDuration);
+      media = await withLinkLength(conversation, screen, media, rules, deps.linkDuration);
       if (media === undefined) continue;
       const outcome = await runPanel(screen, spec, { media, target, source }, (s, shown) =>
         confirmRequest(

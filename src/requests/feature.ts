@@ -5,7 +5,15 @@ import type { BotContext } from "../bot/context";
 import { markBlockedInConversation } from "../bot/conversations/plugin";
 import { dropStaleButtons } from "../bot/conversations/screen";
 import type { Database } from "../db/client";
-import { type Checked, linkIn, mediaIn, type PhotoInput, photoIn } from "../generations/inputs";
+import {
+  type Checked,
+  type DubInputRules,
+  defaultDubInputRules,
+  linkIn,
+  mediaIn,
+  type PhotoInput,
+  photoIn,
+} from "../generations/inputs";
 import { promptProblem } from "../generations/prompt-rule";
 import type { Generations } from "../generations/service";
 import type { Operation } from "../media/catalog";
@@ -86,7 +94,7 @@ export function captionCommand(
   return { name: m[1]!.toLowerCase() as "edit" | "dub", text: text || undefined };
 }
 
-function dubSeedOf(message: Message, text: string | undefined): DubSeed {
+function dubSeedOf(message: Message, text: string | undefined, rules: DubInputRules): DubSeed {
   const seed: DubSeed = { replyTo: message.message_id };
   for (const word of text?.split(/\s+/) ?? []) {
     const code = word.toLowerCase();
@@ -94,7 +102,7 @@ function dubSeedOf(message: Message, text: string | undefined): DubSeed {
     const link = linkIn(word);
     if (link?.ok) seed.media = { ref: { kind: "url", url: link.url }, label: link.url };
   }
-  seed.media ??= accepted(mediaIn(message)) ?? accepted(mediaIn(message.reply_to_message));
+  seed.media ??= accepted(mediaIn(message, rules)) ?? accepted(mediaIn(message.reply_to_message, rules));
   return seed;
 }
 
@@ -150,8 +158,10 @@ export function requestFeatures(deps: RequestFeatureDeps): Composer<BotContext>[
     await start(ctx, "edit", seed);
   };
   const startDub = async (ctx: BotContext, message: Message, text: string | undefined) => {
-    const seed = dubSeedOf(message, text);
-    if (!seed.media) await explainRefused(ctx, mediaIn(message), mediaIn(message.reply_to_message));
+    const rules = deps.dubRules ?? defaultDubInputRules;
+    const seed = dubSeedOf(message, text, rules);
+    if (!seed.media)
+      await explainRefused(ctx, mediaIn(message, rules), mediaIn(message.reply_to_message, rules));
     await start(ctx, "dub", seed);
   };
   entries.command("edit", (ctx) => startEdit(ctx, ctx.msg, argument(ctx)));

@@ -1,6 +1,5 @@
 import type { Conv, Screen } from "../bot/conversations/screen";
-import type { MediaInput } from "../generations/inputs";
-import { limits } from "../media/catalog";
+import { type DubInputRules, type MediaInput, tooLong } from "../generations/inputs";
 import { type LinkDurationProbe, linkDurationProbe } from "../media/link-duration";
 
 const defaultProbe = linkDurationProbe();
@@ -17,6 +16,7 @@ export async function withLinkLength(
   conversation: Conv,
   screen: Screen,
   media: MediaInput,
+  rules: DubInputRules,
   probe: LinkDurationProbe = defaultProbe,
 ): Promise<MediaInput | undefined> {
   if (media.ref.kind !== "url" || media.durationSeconds !== undefined) return media;
@@ -29,12 +29,9 @@ export async function withLinkLength(
     if (measured.unknown === "private-address") return refuse(screen, screen.t("dub-link-private"));
     return media;
   }
-  const total = Math.round(measured.seconds);
-  if (measured.seconds > limits.dubbingMaxSeconds) {
-    return refuse(
-      screen,
-      screen.t("cv-media-too-long", { minutes: Math.floor(total / 60), seconds: total % 60 }),
-    );
+  if (measured.seconds > rules.maxSeconds) {
+    const { key, ...vars } = tooLong(measured.seconds, rules);
+    return refuse(screen, screen.t(key, vars));
   }
   return { ...media, durationSeconds: measured.seconds };
 }

@@ -2,6 +2,7 @@ import type { Context } from "grammy";
 import { type Opening, openConversation, type SeedBase } from "../bot/conversations/opening";
 import type { Conv } from "../bot/conversations/screen";
 import type { Ledger } from "../credits/ledger";
+import type { DubInputRules } from "../generations/inputs";
 import type { LinkDurationProbe } from "../media/link-duration";
 import type { Prices } from "../pricing/prices";
 import type { ConfirmDeps } from "./confirm-request";
@@ -12,6 +13,8 @@ export interface ConversationDeps extends ConfirmDeps {
   ledger: Pick<Ledger, "account">;
   /** reads a dubbing link's length before it is priced (default: the production probe) */
   linkDuration?: LinkDurationProbe;
+  /** how long and how big a dubbing source may be (the defaults: the cloud Bot API, an hour) */
+  dubRules?: DubInputRules;
 }
 
 export interface RequestOpening extends Opening {

@@ -72,6 +72,8 @@ export interface RuntimePolicy {
   maxDeliveryAttempts: number;
   /** real ms a service call may take: a create includes the service downloading up to 100 MB */
   mediaTimeoutMs: number;
+  /** real ms the download of a dubbing source into our storage may take (up to DUB_SOURCE_MAX_MB) */
+  sourceDownloadMs: number;
   /** seconds a signed link to a Telegram upload stays valid for the service to download it */
   inputLinkSeconds: number;
   /** jobs waiting in one queue beyond which the admins are alerted */
@@ -86,6 +88,7 @@ export const defaultPolicy: RuntimePolicy = {
   maxSubmissions: 6,
   maxDeliveryAttempts: 12,
   mediaTimeoutMs: 120_000,
+  sourceDownloadMs: 30 * 60_000,
   inputLinkSeconds: 3600,
   backlogLimit: 500,
   sendConcurrency: 4,

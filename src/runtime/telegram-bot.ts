@@ -5,6 +5,7 @@ import { createBot } from "../bot/bot";
 import type { InFlight } from "../bot/middleware/in-flight";
 import type { UpdateJournal } from "../bot/update-journal";
 import { broadcastFeature } from "../broadcasts";
+import { dubInputRules } from "../generations/inputs";
 import { groupFeatures } from "../groups";
 import { countFloodWaits } from "../http/instrument";
 import { createInlineOffers, inlineFeature } from "../inline";
@@ -87,6 +88,7 @@ export function telegramBot(
           prices,
           preferences,
           linkDuration: linkDurationProbe(linkProbe),
+          dubRules: dubInputRules(config),
           miniAppUrl: config.miniAppUrl,
         }),
         settingsFeature({ preferences }),

@@ -8,6 +8,7 @@ import { createInFlight, type InFlight } from "../bot/middleware/in-flight";
 import { defaultRateLimit } from "../bot/middleware/rate-limit";
 import { createUpdateJournal, type UpdateJournal } from "../bot/update-journal";
 import { telegramWebhookApp } from "../bot/webhook";
+import { dubInputRules } from "../generations/inputs";
 import { fileProxyRoutes } from "../http/file-proxy";
 import { healthRoutes } from "../http/health";
 import { mediaWebhookRoutes } from "../http/media-webhook";
@@ -108,7 +109,10 @@ async function webRoutes(
       signingSecret: config.signingSecret,
       now,
       store: s.store,
-      telegram: token && s.api ? { api: s.api, token, apiRoot: config.telegram.apiRoot } : null,
+      telegram:
+        token && s.api
+          ? { api: s.api, token, apiRoot: config.telegram.apiRoot, localFiles: config.telegram.localFiles }
+          : null,
       logger,
     }),
   );
@@ -165,6 +169,7 @@ function miniAppDeps(s: Services, botToken: string, api: Api, miniAppUrl: string
     logger: s.logger,
     rateLimit: defaultRateLimit,
     miniAppUrl,
+    dubRules: dubInputRules(config),
   };
 }
 

@@ -1,15 +1,20 @@
 import { copyJobHandler, resumeBroadcasts, tickJobHandler } from "../broadcasts";
+import { cutSound, joinSound } from "../ffmpeg/cut-and-join";
+import { findSilences } from "../ffmpeg/silences";
 import { deliverJobHandler } from "../generations/deliver/deliver-step";
 import { reconcile } from "../generations/reconciler";
 import { showStatus } from "../generations/status";
-import { sourcePinner } from "../generations/submit/pin-source";
+import { dubSourcePreparer } from "../generations/submit/dub-source";
 import { submitJobHandler } from "../generations/submit/submit-step";
+import { partsJoiner } from "../generations/sync/join-parts";
 import { syncJobHandler } from "../generations/sync/sync-step";
 import { pollIntervalMs } from "../media/catalog";
 import { downloadLink, linkDownloadOptions } from "../media/link-download";
 import type { LinkProbeOptions } from "../media/link-duration";
+import { measureMediaFile } from "../media/measure-file";
 import { paymentReconciler } from "../payments";
 import { startWorkers, type WorkerSet } from "../queue/workers";
+import { saveTelegramFile } from "../telegram/telegram-files";
 import { startMediaRetention, startOperatorChecks } from "./operator-checks";
 import { every } from "./periodic";
 import type { Services } from "./services";
@@ -27,6 +32,15 @@ export function startWorkerRole(
   if (!s.api) throw new Error("the worker role needs BOT_TOKEN to deliver results");
   const api = s.api;
   const sendApi = s.sendApi ?? api;
+  // ffmpeg cuts a long dub into parts and joins the dubbed parts (Debian's package; the Dockerfile installs it)
+  const ffmpeg = "ffmpeg";
+  const sourceMaxBytes = settings.linkProbe?.download?.maxBytes ?? config.dub.sourceMaxBytes;
+  const telegramFiles = {
+    api,
+    token: config.telegram.token ?? "",
+    apiRoot: config.telegram.apiRoot,
+    localFiles: config.telegram.localFiles,
+  };
   const markBlocked = async (userId: number) => {
     await s.users.markBlocked(userId);
   };
@@ -38,16 +52,33 @@ export function startWorkerRole(
       logger,
       metadataFor: s.metadataFor,
       inputUrl: s.inputUrl,
-      pinSource: sourcePinner({
+      prepareDub: dubSourcePreparer({
         store: s.store,
         prices: s.prices,
         download: (link, destination) =>
-          downloadLink(link, destination, { logger, ...linkDownloadOptions(settings.linkProbe) }),
-        ...(settings.linkProbe?.download?.maxBytes ? { maxBytes: settings.linkProbe.download.maxBytes } : {}),
+          downloadLink(link, destination, {
+            logger,
+            maxBytes: sourceMaxBytes,
+            ...linkDownloadOptions(settings.linkProbe),
+          }),
+        telegramFile: (fileId, destination) =>
+          saveTelegramFile(telegramFiles, fileId, destination, {
+            maxBytes: sourceMaxBytes,
+            timeoutMs: policy.sourceDownloadMs,
+          }),
+        maxBytes: sourceMaxBytes,
+        maxMinutes: config.dub.maxMinutes,
+        measure: measureMediaFile,
+        findSilences: (path) => findSilences(ffmpeg, path),
+        cutSound: (path, cuts, dir) => cutSound(ffmpeg, path, cuts, dir),
         inputUrl: s.keptInputUrl,
         logger,
       }),
-      limits: { adoptionGraceMs: timing.adoptionGraceMs, maxSubmissions: policy.maxSubmissions },
+      limits: {
+        adoptionGraceMs: timing.adoptionGraceMs,
+        maxSubmissions: policy.maxSubmissions,
+        partsAtOnce: config.dub.partsAtOnce,
+      },
       firstPollDelayMs: (g) => pollIntervalMs(g.operation),
       queues: gq,
       onAccepted: (g) => showStatus(api, generations, g, t),
@@ -64,6 +95,24 @@ export function startWorkerRole(
     maxPollIntervalMs: timing.maxPollIntervalMs,
     queues: gq,
     observeCompletionLag: (seconds) => s.metrics.webhookLag.observe(seconds),
+    parts: {
+      generations,
+      media: s.media,
+      clock,
+      logger,
+      metadataFor: s.metadataFor,
+      // the service downloads a part within the hour; a day leaves room for a retry
+      partUrl: (gid, index) => s.outputUrl(s.store.partPath(gid, index), 1),
+      join: partsJoiner({
+        store: s.store,
+        hasPicture: async (path) => (await measureMediaFile(path))?.hasVideo === true,
+        joinSound: (parts, output, picture) => joinSound(ffmpeg, parts, output, picture),
+        outputUrl: (path) => s.outputUrl(path, config.mediaRetentionDays),
+      }),
+      queues: gq,
+      onProgress: (g) => showStatus(api, generations, g, t),
+      limits: { partsAtOnce: config.dub.partsAtOnce, adoptionGraceMs: timing.adoptionGraceMs },
+    },
   });
   const deliver = deliverJobHandler({
     api,

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join, normalize, sep } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -171,6 +171,68 @@ export function createMediaStore(root: string, options: { fetch?: typeof fetch; 
     }
   }
 
+  const partsFolder = (generationId: string) => `${inputsArea}/${generationId}/parts`;
+
+  /**
+   * Keeps the parts of a generation's input (a dub in parts): `fill` writes
+   * them into a temporary folder of its own and says where each lies in the
+   * input; the folder is renamed into place with that plan beside the parts,
+   * so `findParts` never takes a half-cut input for complete.
+   */
+  async function keepParts<P>(
+    generationId: string,
+    fill: (temporaryDir: string) => Promise<P[]>,
+  ): Promise<P[]> {
+    const folder = partsFolder(generationId);
+    const tmp = resolve(`${inputsArea}/${generationId}/${randomUUID()}.parts`);
+    await mkdir(tmp, { recursive: true });
+    try {
+      const plan = await fill(tmp);
+      await writeFile(join(tmp, "plan.json"), JSON.stringify(plan));
+      await rm(resolve(folder), { recursive: true, force: true });
+      await rename(tmp, resolve(folder));
+      return plan;
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }
+
+  /** The plan of a generation's kept parts (as `keepParts` was given it), or null before they are kept. */
+  async function findParts(generationId: string): Promise<unknown[] | null> {
+    try {
+      const plan: unknown = JSON.parse(
+        await readFile(resolve(`${partsFolder(generationId)}/plan.json`), "utf8"),
+      );
+      return Array.isArray(plan) ? plan : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Writes a generation's output in slot `slot` ourselves (a dub joined from
+   * its parts), through a temporary name; `copy` then finds it in place.
+   */
+  async function keepOutput(
+    folder: string,
+    slot: number,
+    ext: string,
+    fill: (temporaryPath: string) => Promise<void>,
+  ): Promise<StoredFile> {
+    await mkdir(resolve(folder), { recursive: true });
+    const path = `${folder}/${slot}.${ext}`;
+    const tmp = `${resolve(path)}.${randomUUID()}.part`;
+    try {
+      await fill(tmp);
+      await rename(tmp, resolve(path));
+    } finally {
+      await rm(tmp, { force: true });
+    }
+    const stored = await existing(path);
+    if (!stored) throw new Error(`stored file disappeared: ${path}`);
+    return stored;
+  }
+
   /** whether a path names something inside the store (a file or not) */
   function contains(path: string): boolean {
     try {
@@ -194,6 +256,11 @@ export function createMediaStore(root: string, options: { fetch?: typeof fetch; 
     outputsOf,
     findInput,
     keepInput,
+    keepParts,
+    findParts,
+    /** where part `index` of a generation's kept parts is (`keepParts` writes `<index>.mp3`) */
+    partPath: (generationId: string, index: number) => `${partsFolder(generationId)}/${index}.mp3`,
+    keepOutput,
     contains,
     folders,
     removeFolder: (folder: string) => rm(resolve(folder), { recursive: true, force: true }),

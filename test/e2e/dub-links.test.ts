@@ -68,7 +68,8 @@ describe("dubbing links priced by their real length", () => {
       res.writeHead(302, { location: `https://127.0.0.2:${files.port}/talk.wav` }).end();
     });
     h = await startHarness({
-      env: { WELCOME_CREDITS: "20" },
+      // links past 5 minutes are dubbed in parts (dub-parts.test.ts); here the longest is 5 minutes
+      env: { WELCOME_CREDITS: "20", DUB_MAX_MINUTES: "5" },
       linkProbe: {
         ca: files.ca,
         allowAddress: (a) => a === "127.0.0.1" || isPublicAddress(a),
@@ -182,7 +183,7 @@ describe("dubbing links priced by their real length", () => {
     const g = await confirm(user, panel);
     expect(g.price).toBe(credits(95));
     expect(credits(250)).toBeGreaterThan(credits(95));
-    await user.waitFor(says("The file at the link is longer now (4 min 10 s)"), { timeoutMs: 30_000 });
+    await user.waitFor(says("The file is longer now (4 min 10 s)"), { timeoutMs: 30_000 });
     const ended = await generationIn(h, user.id, "failed");
     expect(ended.error).toMatchObject({ reason: "source_longer", seconds: 250 });
     expect(ended.taskId).toBeNull();
@@ -242,12 +243,14 @@ describe("dubbing links priced by their real length", () => {
     expect(await h.runtime.ledger.audit({ userId: user.id })).toEqual([]);
   });
 
-  test("a link longer than 5 minutes is explained and another file is asked for; nothing is held", async () => {
+  test("a link longer than DUB_MAX_MINUTES (5 here) is explained and another file is asked for; nothing is held", async () => {
     const user = await newUser();
     await user.send("/dub");
     const ask = await user.waitFor(says("Send the audio or video to dub"));
     await user.send(`${files.url}/long.wav`);
-    await user.waitFor(says("This file is 6 min 0 s long"), { after: ask });
+    await user.waitFor(says("This file is 6 min 0 s long; the studio dubs files of up to 5 minutes"), {
+      after: ask,
+    });
     const again = await user.waitFor(says("Send the audio or video to dub"), { after: ask });
     expect(again.message_id).toBeGreaterThan(ask.message_id);
     await user.send(`${files.url}/talk.wav`);

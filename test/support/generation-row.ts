@@ -28,6 +28,8 @@ export function generationRow(patch: Partial<Generation> = {}): Generation {
     deliveryAttempts: 0,
     late: false,
     measuredSeconds: null,
+    partsTotal: null,
+    partsDone: null,
     statusShown: null,
     notifiedAt: null,
     deliveredMessageIds: null,

@@ -61,15 +61,29 @@ describe("conversation inputs", () => {
     });
     expect(mediaIn(message({ audio: file({ duration: 60, file_size: 30 * MB }) }))).toMatchObject({
       ok: false,
-      problem: { key: "cv-file-too-big-telegram" },
+      problem: { key: "cv-dub-upload-too-big", size: 30 },
     });
+    // over the cloud Bot API's 20 MB: a link is the way (up to the source limit)
     expect(mediaIn(message({ video: file({ duration: 60, file_size: 200 * MB }) }))).toMatchObject({
       ok: false,
-      problem: { key: "cv-file-too-big-service" },
+      problem: { key: "cv-dub-upload-too-big", limit: 2000 },
     });
-    expect(mediaIn(message({ audio: file({ duration: 301 }) }))).toEqual({
+    expect(mediaIn(message({ video: file({ duration: 60, file_size: 2100 * MB }) }))).toMatchObject({
       ok: false,
-      problem: { key: "cv-media-too-long", minutes: 5, seconds: 1 },
+      problem: { key: "cv-file-too-big-service", limit: 2000 },
+    });
+    // longer than the studio's 5 minutes is dubbed in parts, up to DUB_MAX_MINUTES (an hour by default)
+    expect(mediaIn(message({ audio: file({ duration: 301 }) }))?.ok).toBe(true);
+    expect(mediaIn(message({ audio: file({ duration: 3601 }) }))).toEqual({
+      ok: false,
+      problem: { key: "cv-media-too-long", minutes: 60, seconds: 1, limit: 60 },
+    });
+    // through a local Bot API server, uploads up to the source limit
+    const local = { maxSeconds: 600, uploadMaxBytes: 2000 * 1000 * 1000, sourceMaxBytes: 2000 * 1000 * 1000 };
+    expect(mediaIn(message({ video: file({ duration: 420, file_size: 60 * MB }) }), local)?.ok).toBe(true);
+    expect(mediaIn(message({ video: file({ duration: 660, file_size: 60 * MB }) }), local)).toMatchObject({
+      ok: false,
+      problem: { key: "cv-media-too-long", limit: 10 },
     });
   });
 

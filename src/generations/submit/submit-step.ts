@@ -10,7 +10,7 @@ import type { InputRef } from "../params";
 import type { Generations } from "../service";
 import { buildServiceRequest, sendServiceRequest } from "../service-request";
 import { type Generation, type GenerationQueues, generationJobData } from "../types";
-import type { PinOutcome, PinRefusal } from "./pin-source";
+import type { SourceOutcome, SourceRefusal } from "./dub-source";
 
 export interface SubmitDeps {
   generations: Pick<
@@ -24,19 +24,23 @@ export interface SubmitDeps {
     | "failSubmit"
     | "requeue"
     | "recordOrphan"
+    | "startParts"
   >;
   media: MediaClient;
   clock: Clock;
   logger: Logger;
   metadataFor(g: Generation): Metadata;
   inputUrl(ref: InputRef): string;
-  /** a dubbing link's file downloaded, kept and measured before it is sent (`sourcePinner`); absent, links go as they are */
-  pinSource?(g: Generation, params: ReturnType<Generations["paramsOf"]>): Promise<PinOutcome>;
+  /** a dubbing source kept, measured and, past the service's 5 minutes, cut into parts before it is sent (`dubSourcePreparer`); absent, inputs go as they are */
+  prepareDub?(g: Generation, params: ReturnType<Generations["paramsOf"]>): Promise<SourceOutcome>;
+
   limits: {
     /** how long a generation whose create may have reached the service waits for a webhook to adopt its task */
     adoptionGraceMs: number;
     /** sends to the service before we give up and return the credits */
     maxSubmissions: number;
+    /** a dub in parts: how many of its parts run on the service at once (the deadline allows for the waves) */
+    partsAtOnce: number;
   };
   /** first poll of a new task */
   firstPollDelayMs(g: Generation): number;
@@ -52,6 +56,8 @@ export type SubmitOutcome =
   | { kind: "accepted"; taskId: string }
   | { kind: "rejected" }
   | { kind: "gave-up" }
+  /** a dub cut into parts, which the sync step sends */
+  | { kind: "split"; parts: number }
   /** clock ms; the service may hold our task: only a webhook or the grace period ends this */
   | { kind: "wait-for-adoption"; delayMs: number }
   /** the service surely did not take it: retry with backoff */
@@ -83,7 +89,7 @@ async function submitOnce(id: string, deps: SubmitDeps, pauseMs: number): Promis
   const current = await generations.get(id);
   if (!current) return { kind: "nothing-to-do" };
   let g: Generation | null;
-  let pinned: PinOutcome | Extract<SubmitOutcome, { kind: "retry" }> | undefined;
+  let source: SourceOutcome | Extract<SubmitOutcome, { kind: "retry" }> | undefined;
   if (current.state === "submitting") {
     // Our create may have reached the service (a crash, a timeout): give a webhook
     // carrying our gid the chance to adopt that task before sending the same key again.
@@ -97,22 +103,24 @@ async function submitOnce(id: string, deps: SubmitDeps, pauseMs: number): Promis
     );
     g = await generations.resubmit(id);
     // the same request as the first send: the kept copy, already measured
-    if (g) pinned = await pinSource(g, deps);
-    if (pinned?.kind === "retry") return pinned;
-    if (pinned?.kind === "refused") return endRefused(id, pinned.error, deps);
+    if (g) source = await prepareSource(g, deps);
+    if (source?.kind === "retry") return source;
+    if (source?.kind === "refused") return endRefused(id, source.error, deps);
   } else if (current.state === "queued") {
     // before anything is sent, so a crash here leaves nothing the service may hold
-    pinned = await pinSource(current, deps);
-    if (pinned.kind === "retry") return pinned;
-    if (pinned.kind === "refused") return endRefused(id, pinned.error, deps);
+    source = await prepareSource(current, deps);
+    if (source.kind === "retry") return source;
+    if (source.kind === "refused") return endRefused(id, source.error, deps);
+    if (source.kind === "parts") return startParts(current, source.plan, deps);
     g = await generations.startSubmit(id);
   } else {
     return { kind: "nothing-to-do" };
   }
   if (!g) return { kind: "nothing-to-do" };
 
-  const pinnedUrl = pinned?.kind === "pinned" ? pinned.url : undefined;
-  const urlOf = (ref: InputRef) => (ref.kind === "url" && pinnedUrl ? pinnedUrl : deps.inputUrl(ref));
+  // a dub's source goes as our kept copy, whatever it came as
+  const keptUrl = source?.kind === "whole" ? source.url : undefined;
+  const urlOf = (ref: InputRef) => keptUrl ?? deps.inputUrl(ref);
   const built = buildServiceRequest(generations.paramsOf(g), deps.metadataFor(g), urlOf);
   if (!built.ok) {
     const rejected = await generations.reject(id, {
@@ -154,21 +162,42 @@ async function submitOnce(id: string, deps: SubmitDeps, pauseMs: number): Promis
   return { kind: "accepted", taskId: registered.taskId };
 }
 
-/** The pinned input, or a retry when our own storage failed (nothing was sent). */
-async function pinSource(
+/** The dub's source kept (and measured, and cut), or a retry when our own storage failed (nothing was sent). */
+async function prepareSource(
   g: Generation,
   deps: SubmitDeps,
-): Promise<PinOutcome | Extract<SubmitOutcome, { kind: "retry" }>> {
-  if (!deps.pinSource) return { kind: "as-is" };
+): Promise<SourceOutcome | Extract<SubmitOutcome, { kind: "retry" }>> {
+  if (!deps.prepareDub) return { kind: "as-is" };
   try {
-    return await deps.pinSource(g, deps.generations.paramsOf(g));
+    return await deps.prepareDub(g, deps.generations.paramsOf(g));
   } catch (err) {
     return { kind: "retry", error: err instanceof Error ? err : new Error(String(err)) };
   }
 }
 
 /** The input cannot be sent for the price held: the generation ends before the service sees it, released. */
-async function endRefused(id: string, error: PinRefusal, deps: SubmitDeps): Promise<SubmitOutcome> {
+/**
+ * A dub in parts: queued → pending with its parts, in one transaction; the sync
+ * step sends them and follows them. Nothing was sent yet: a crash before this
+ * leaves the generation queued, and the next run finds the parts kept.
+ */
+async function startParts(
+  g: Generation,
+  plan: Parameters<Generations["startParts"]>[1],
+  deps: SubmitDeps,
+): Promise<SubmitOutcome> {
+  const started = await deps.generations.startParts(g.id, plan, deps.limits.partsAtOnce);
+  if (!started) return { kind: "nothing-to-do" };
+  await deps.queues
+    .sync(g.id, { now: true })
+    .catch((err: unknown) => deps.logger.warn({ err, generationId: g.id }, "first poll not enqueued"));
+  await deps
+    .onAccepted?.(started)
+    .catch((err: unknown) => logNotShown(deps.logger, err, { generationId: g.id }, "status not shown"));
+  return { kind: "split", parts: plan.length };
+}
+
+async function endRefused(id: string, error: SourceRefusal, deps: SubmitDeps): Promise<SubmitOutcome> {
   const failed = await deps.generations.failSubmit(id, error);
   if (failed) await deps.queues.deliver(id);
   return { kind: "rejected" };

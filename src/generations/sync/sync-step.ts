@@ -9,7 +9,9 @@ import { type JobHandler, type JobKind, jobHandler } from "../../queue/job";
 import type { Generations } from "../service";
 import { mayStillComplete } from "../states";
 import { type GenerationQueues, generationJobData } from "../types";
+import type { SyncOutcome } from "./outcome";
 import type { SyncHints } from "./sync-hints";
+import { type PartsSyncDeps, syncParts } from "./sync-parts";
 
 export interface SyncDeps {
   generations: Pick<Generations, "get" | "adopt" | "complete" | "fail" | "expire" | "recordOrphan">;
@@ -21,14 +23,9 @@ export interface SyncDeps {
   maxPollIntervalMs: number;
   /** seconds from the service's completed_at to our seeing it */
   observeCompletionLag?(seconds: number): void;
+  /** a dub in parts is followed part by part (sync-parts.ts) */
+  parts?: PartsSyncDeps;
 }
-
-export type SyncOutcome =
-  | { kind: "nothing-to-do" }
-  | { kind: "completed"; late: boolean }
-  | { kind: "failed" }
-  | { kind: "expired" }
-  | { kind: "poll-again"; delayMs: number };
 
 /** Polling starts at the document's interval and backs off by half each time. */
 function pollDelay(operation: Parameters<typeof pollIntervalMs>[0], polls: number, maxMs: number): number {
@@ -44,6 +41,8 @@ export async function syncGeneration(
 ): Promise<SyncOutcome> {
   const { generations, clock } = deps;
   let g = await generations.get(id);
+  if (g?.partsTotal)
+    return deps.parts ? syncParts(g, polls, deps.parts, adoptTaskId) : { kind: "nothing-to-do" };
   if (g && !g.taskId && adoptTaskId) g = await adoptTask(g.id, adoptTaskId, deps);
   if (!g?.taskId) return { kind: "nothing-to-do" };
   const waiting = g.state === "pending";

@@ -160,7 +160,7 @@ cv-photos-first = Please send a photo first (or an https link to an image); then
 # $minutes: the longest file the studio dubs
 cv-ask-media =
     🎙 Send the audio or video to dub: an audio file, a video, a voice message, a file, or an https link to it.
-    At most { $minutes } minutes. Telegram lets me download files up to 20 MB; for bigger ones (up to 100 MB) send a link.
+    Up to { $minutes } minutes (longer than 5, it is dubbed in parts and joined). Files over { $upload } MB: send a link (up to { $limit } MB).
 
 cv-prompt-empty = The description is empty. Please write what you want.
 # $length: characters sent; $max: the most accepted
@@ -174,9 +174,9 @@ cv-photo-too-many = An edit takes at most { $max } pictures; I kept the first { 
 # $size: the file's size in MB
 cv-file-too-big-telegram = This file is { $size } MB; Telegram lets bots download at most 20 MB. Send a smaller file, or an https link to it (up to 100 MB).
 # $size: the file's size in MB
-cv-file-too-big-service = This file is { $size } MB; the studio takes at most 100 MB. Please send a smaller file.
+cv-file-too-big-service = This file is { $size } MB; the studio takes files of at most { $limit } MB. Please send a smaller file.
 # $minutes, $seconds: the file's length
-cv-media-too-long = This file is { $minutes } min { $seconds } s long; the studio dubs at most 5 minutes. Please cut it into parts and send them one at a time.
+cv-media-too-long = This file is { $minutes } min { $seconds } s long; the studio dubs files of up to { $limit } minutes. Please send a shorter one.
 cv-media-not-media = Please send an audio or video (MP3, WAV, M4A, OGG, WEBM, MP4, MOV), a voice message, or an https link to one.
 cv-link-not-https = Only https links work (http is not accepted). Please send an https link.
 cv-use-buttons = Please use the buttons above, or send /cancel to stop.

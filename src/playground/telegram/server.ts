@@ -148,6 +148,8 @@ export function createApp(world: World): Hono {
     const file = /^\/file\/bot([^/]+)\/(.+)$/.exec(path);
     if (file) {
       if (file[1] !== world.token) return c.json(unauthorized.toEnvelope(), 401);
+      // as telegram-bot-api --local: no files over HTTP; the bot reads getFile's path from the shared disk
+      if (world.files.localDir) return c.json(notFound.toEnvelope(), 404);
       return fileResponse(world, file[2]!);
     }
     const call = /^\/bot([^/]+)\/([^/]*)$/.exec(path);

@@ -1,0 +1,265 @@
+import type { Clock } from "../../lib/clock";
+import type { Logger } from "../../lib/logger";
+import { pollIntervalMs } from "../../media/catalog";
+import type { MediaClient } from "../../media/client";
+import { MediaServiceError } from "../../media/errors";
+import type { Metadata } from "../../media/schemas";
+import { classifyTask } from "../../media/task-status";
+import type { DubPart } from "../parts";
+import type { Generations } from "../service";
+import { buildServiceRequest, sendServiceRequest } from "../service-request";
+import type { Generation, GenerationQueues } from "../types";
+import type { SyncOutcome } from "./outcome";
+
+export interface PartsSyncDeps {
+  generations: Pick<
+    Generations,
+    | "get"
+    | "paramsOf"
+    | "partsOf"
+    | "claimPart"
+    | "resendPart"
+    | "requeuePart"
+    | "acceptPart"
+    | "retryPart"
+    | "completePart"
+    | "complete"
+    | "fail"
+    | "expire"
+    | "recordOrphan"
+    | "deadlineOf"
+  >;
+  media: MediaClient;
+  clock: Clock;
+  logger: Logger;
+  metadataFor(g: Generation): Metadata;
+  /** our signed URL of a kept part */
+  partUrl(generationId: string, index: number): string;
+  /** joins the dubbed parts into the result (in our storage) and says where it is and what it is */
+  join(g: Generation, parts: readonly DubPart[]): Promise<{ url: string; video: boolean }>;
+  queues: Pick<GenerationQueues, "deliver">;
+  /** the status says how far the parts are */
+  onProgress?(g: Generation): Promise<void>;
+  limits: {
+    /** parts of one dub on the service at once */
+    partsAtOnce: number;
+    /** a part whose create got no clear answer waits this long for a webhook before it is sent again, same key */
+    adoptionGraceMs: number;
+  };
+}
+
+/** A part failed by the service is sent once more; a second failure fails the dub. */
+const attemptsPerPart = 2;
+const ambiguous = new Set(["timeout", "bad_response", "conflict"]);
+
+/** One key per part and attempt: a resend after a crash asks for the same task. */
+const partKey = (p: Pick<DubPart, "generationId" | "index" | "attempt">) =>
+  `${p.generationId}-part${p.index + 1}-try${p.attempt}`;
+
+/**
+ * One look at a dub in parts (the service is the truth for each part): parts
+ * it finished are recorded, a failed one is sent again once, queued ones are
+ * sent while fewer than `partsAtOnce` run, and when every part is dubbed they
+ * are joined and the generation completes (its hold charged for the parts'
+ * measured lengths). A part failing twice fails the dub, its hold released;
+ * what the service billed for the parts it did dub stays our cost.
+ */
+export async function syncParts(
+  g: Generation,
+  polls: number,
+  deps: PartsSyncDeps,
+  adoptTaskId?: string,
+): Promise<SyncOutcome> {
+  if (g.state !== "pending") return { kind: "nothing-to-do" };
+  if (adoptTaskId) await adoptPartTask(g, adoptTaskId, deps);
+  let parts = await deps.generations.partsOf(g.id);
+  const partDeadlineMs = deps.generations.deadlineOf("dub");
+
+  for (const part of parts) {
+    if (part.state === "pending") {
+      const failed = await followPart(part, partDeadlineMs, deps);
+      if (failed) return failDub(g, part, failed, deps);
+    } else if (part.state === "submitting") {
+      const since = deps.clock.now() - (part.submittedAt?.getTime() ?? 0);
+      if (since >= deps.limits.adoptionGraceMs) {
+        const again = await deps.generations.resendPart(part);
+        if (again) {
+          const failed = await sendPart(g, again, deps);
+          if (failed) return failDub(g, again, failed, deps);
+        }
+      }
+    }
+  }
+
+  parts = await deps.generations.partsOf(g.id);
+  let running = parts.filter((p) => p.state === "submitting" || p.state === "pending").length;
+  for (const part of parts) {
+    if (running >= deps.limits.partsAtOnce) break;
+    if (part.state !== "queued") continue;
+    const claimed = await deps.generations.claimPart(part);
+    if (!claimed) continue;
+    running++;
+    const failed = await sendPart(g, claimed, deps);
+    if (failed) return failDub(g, claimed, failed, deps);
+  }
+
+  parts = await deps.generations.partsOf(g.id);
+  const current = (await deps.generations.get(g.id)) ?? g;
+  if (current.state !== "pending") return { kind: "nothing-to-do" };
+  if (parts.length > 0 && parts.every((p) => p.state === "completed")) return finish(current, parts, deps);
+  if (current.partsDone !== g.partsDone || polls === 0) await showProgress(current, deps);
+  if (current.deadlineAt && deps.clock.now() > current.deadlineAt.getTime()) {
+    const expired = await deps.generations.expire(g.id);
+    if (expired) await deps.queues.deliver(g.id);
+    return { kind: "expired" };
+  }
+  return { kind: "poll-again", delayMs: pollIntervalMs("dub") };
+}
+
+/** Asks the service about a running part; says why when it failed for good. */
+async function followPart(
+  part: DubPart,
+  deadlineMs: number,
+  deps: PartsSyncDeps,
+): Promise<string | undefined> {
+  if (!part.taskId) return undefined;
+  let task: Awaited<ReturnType<PartsSyncDeps["media"]["getTask"]>>;
+  try {
+    task = await deps.media.getTask(part.taskId);
+  } catch (err) {
+    deps.logger.warn({ err, generationId: part.generationId, part: part.index + 1 }, "part lookup failed");
+    return undefined;
+  }
+  const outcome = classifyTask(task);
+  if (outcome.outcome === "succeeded") {
+    const outputUrl = outcome.audios[0] ?? outcome.videos[0];
+    if (outputUrl) {
+      await deps.generations.completePart(part, {
+        outputUrl,
+        serviceCredits: task.credits_reserved ?? null,
+        measuredSeconds: null,
+      });
+      return undefined;
+    }
+  }
+  const overdue =
+    outcome.outcome === "running" && deps.clock.now() - (part.submittedAt?.getTime() ?? 0) > deadlineMs;
+  if (outcome.outcome === "running" && !overdue) return undefined;
+  const reason = outcome.outcome === "failed" ? outcome.reason : overdue ? "deadline" : "no dubbed output";
+  if (part.attempt >= attemptsPerPart) return reason;
+  deps.logger.info(
+    { generationId: part.generationId, part: part.index + 1, attempt: part.attempt, reason },
+    "dub part failed: sending it again",
+  );
+  await deps.generations.retryPart(part);
+  return undefined;
+}
+
+/** Creates the part's task; says why when the service refused it for good. */
+async function sendPart(g: Generation, part: DubPart, deps: PartsSyncDeps): Promise<string | undefined> {
+  const params = deps.generations.paramsOf(g);
+  const metadata = { ...deps.metadataFor(g), part: `${part.index + 1}/${g.partsTotal ?? 0}` };
+  const built = buildServiceRequest(params, metadata, () => deps.partUrl(g.id, part.index));
+  if (!built.ok) return built.problems.join("; ");
+  try {
+    const task = await sendServiceRequest(deps.media, built.request, partKey(part));
+    await deps.generations.acceptPart(part, task);
+    return undefined;
+  } catch (err) {
+    if (err instanceof MediaServiceError && err.kind === "invalid_request") return err.message;
+    // the service may hold the task: a webhook adopts it, or the grace sends the same key again
+    if (err instanceof MediaServiceError && ambiguous.has(err.kind)) return undefined;
+    deps.logger.warn(
+      { err, generationId: g.id, part: part.index + 1 },
+      "dub part not sent: trying again later",
+    );
+    await deps.generations.requeuePart(part);
+    return undefined;
+  }
+}
+
+/**
+ * A webhook named a task for this dub: a part still waiting on its create
+ * takes it, once the service confirms it carries our gid and that part; a
+ * second task of a part is our cost.
+ */
+async function adoptPartTask(g: Generation, taskId: string, deps: PartsSyncDeps): Promise<void> {
+  const parts = await deps.generations.partsOf(g.id);
+  if (parts.some((p) => p.taskId === taskId)) return;
+  let task: Awaited<ReturnType<PartsSyncDeps["media"]["getTask"]>>;
+  try {
+    task = await deps.media.getTask(taskId);
+  } catch (err) {
+    deps.logger.warn({ err, generationId: g.id, taskId }, "could not look up a task a webhook named");
+    return;
+  }
+  const label = task.metadata?.part;
+  const named = typeof label === "string" ? /^(\d+)\//.exec(label) : null;
+  const part = named ? parts.find((p) => p.index === Number(named[1]) - 1) : undefined;
+  if (task.metadata?.gid !== g.id || !part) {
+    deps.logger.warn({ generationId: g.id, taskId }, "webhook named a task that is not a part of this dub");
+    return;
+  }
+  const measured = typeof task.duration_seconds === "number" ? task.duration_seconds : null;
+  const adopted =
+    part.state === "submitting"
+      ? await deps.generations.acceptPart(part, {
+          taskId,
+          serviceCredits: task.credits_reserved ?? null,
+          measuredSeconds: measured,
+        })
+      : null;
+  if (adopted) {
+    deps.logger.info(
+      { generationId: g.id, taskId, part: part.index + 1 },
+      "adopted a part's task created before a crash",
+    );
+    return;
+  }
+  await deps.generations.recordOrphan(
+    taskId,
+    g.id,
+    task.credits_reserved ?? null,
+    "second task of a dub part",
+  );
+}
+
+/** Every part dubbed: joined, then the generation completes, charged for what the service measured. */
+async function finish(g: Generation, parts: readonly DubPart[], deps: PartsSyncDeps): Promise<SyncOutcome> {
+  const joined = await deps.join(g, parts);
+  const done = await deps.generations.complete(
+    g.id,
+    { images: [], videos: joined.video ? [joined.url] : [], audios: joined.video ? [] : [joined.url] },
+    {
+      serviceCredits: billed(parts),
+      // a part the service did not measure counts for the stretch we cut
+      measuredParts: parts.map((p) => p.measuredSeconds ?? (p.endMs - p.startMs) / 1000),
+    },
+  );
+  if (!done) return { kind: "nothing-to-do" };
+  await deps.queues.deliver(g.id);
+  return { kind: "completed", late: done.late };
+}
+
+/** A part failed twice (or was refused): the dub fails, released; the parts already dubbed stay our cost. */
+async function failDub(g: Generation, part: DubPart, why: string, deps: PartsSyncDeps): Promise<SyncOutcome> {
+  const parts = await deps.generations.partsOf(g.id);
+  const failed = await deps.generations.fail(
+    g.id,
+    { reason: "part_failed", part: part.index + 1, message: why },
+    { serviceCredits: billed(parts.filter((p) => p.state === "completed")) },
+  );
+  if (failed) await deps.queues.deliver(g.id);
+  return { kind: "failed" };
+}
+
+const billed = (parts: readonly DubPart[]) => parts.reduce((sum, p) => sum + (p.serviceCredits ?? 0), 0);
+
+async function showProgress(g: Generation, deps: PartsSyncDeps): Promise<void> {
+  await deps.onProgress?.(g).catch((err: unknown) => {
+    deps.logger.info(
+      { err: err instanceof Error ? err.message : String(err), generationId: g.id },
+      "progress not shown",
+    );
+  });
+}

@@ -1,0 +1,106 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { quote } from "../../src/generations/quote";
+import type { BotMessage, TestUser } from "../../src/playground/telegram";
+import { createPrices, loadPriceTable } from "../../src/pricing/prices";
+import { eventually, generationIn, type Harness, startHarness } from "../support/harness";
+import { probe, speechLike, videoWithSpeech } from "../support/media-files";
+import { byData, plain, says } from "../support/messages";
+
+/**
+ * Dubbing longer than the service's 5 minutes, end to end with real ffmpeg:
+ * an upload through the Telegram stand-in, the worker keeping and measuring
+ * it, cutting it at pauses into parts of at most 5 minutes, the simulator
+ * dubbing each part (for its real length), the worker joining the dubbed
+ * parts into one file, and the one charge.
+ */
+const prices = createPrices(loadPriceTable());
+const priceOf = (seconds: number) => {
+  const q = quote(prices, { operation: "dub", durationSeconds: seconds });
+  if (!q.ok) throw new Error("no dubbing price");
+  return q.credits;
+};
+const isPanel = (m: BotMessage) => (m.reply_markup?.inline_keyboard.flat() ?? []).some(byData("cv:ok"));
+
+describe("dubbing in parts", () => {
+  let h: Harness;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "msb-dub-parts-"));
+    await speechLike(join(dir, "lecture.mp3"), 720);
+    await videoWithSpeech(join(dir, "film.mp4"), 420);
+    h = await startHarness({ env: { WELCOME_CREDITS: "0" } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await h?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function dub(user: TestUser, send: () => Promise<unknown>, length: string) {
+    await h.runtime.ledger.grant({ userId: user.id, amount: 500, key: `dub-parts-${user.id}` });
+    await user.send("/dub");
+    await user.waitFor(says("Send the audio or video to dub"));
+    await send();
+    const panel = await user.waitFor((m) => isPanel(m) && says(length)(m));
+    await user.press(byData("cv:ok"), { message: panel });
+    return { panel, g: await eventually(async () => (await h.runtime.generations.recent(user.id, 1))[0]) };
+  }
+
+  /** the file Telegram got from the bot, written out to be measured */
+  async function received(fileId: string, name: string) {
+    const path = join(dir, name);
+    await writeFile(path, h.tg.fileBytes(fileId));
+    return probe(path);
+  }
+
+  const tasksOf = (gid: string) => h.sim.tasks().filter((t) => t.metadata?.gid === gid);
+
+  test("a 12-minute audio is dubbed in 3 parts and arrives as one file of its length, charged the price quoted", async () => {
+    const user = h.tg.user({ language: "en", started: true });
+    const source = await probe(join(dir, "lecture.mp3"));
+    const { panel, g } = await dub(
+      user,
+      () => user.sendAudio({ path: join(dir, "lecture.mp3"), duration: 720 }),
+      "Length: 12 min 0 s, dubbed in 3 parts",
+    );
+    const quoted = priceOf(720);
+    expect(plain(panel.text)).toContain(`Price: ${quoted} credits`);
+    expect(g.price).toBe(quoted);
+    await user.waitFor(says("Dubbing part 1 of 3"), { timeoutMs: 60_000 });
+    const result = await user.waitFor((m) => m.audio !== undefined, { timeoutMs: 120_000 });
+    const joined = await received(result.audio!.file_id, "lecture-dubbed.mp3");
+    expect(Math.abs(joined.seconds - source.seconds)).toBeLessThan(1);
+
+    const done = await generationIn(h, user.id, "delivered");
+    expect(tasksOf(g.id)).toHaveLength(3);
+    expect(tasksOf(g.id).map((t) => t.metadata?.part)).toEqual(expect.arrayContaining(["1/3", "2/3", "3/3"]));
+    expect(done.charged).toBe(quoted);
+    expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: 500 - quoted, held: 0 });
+    expect(await h.runtime.ledger.audit({ userId: user.id })).toEqual([]);
+  }, 180_000);
+
+  test("a 7-minute video is dubbed in 2 parts and arrives as one video with its picture, of its length", async () => {
+    const user = h.tg.user({ language: "en", started: true });
+    const source = await probe(join(dir, "film.mp4"));
+    const { g } = await dub(
+      user,
+      () => user.sendVideo({ path: join(dir, "film.mp4"), duration: 420, width: 160, height: 120 }),
+      "Length: 7 min 0 s, dubbed in 2 parts",
+    );
+    const quoted = priceOf(420);
+    const result = await user.waitFor((m) => m.video !== undefined, { timeoutMs: 120_000 });
+    const joined = await received(result.video!.file_id, "film-dubbed.mp4");
+    expect(joined.video).toBe(true);
+    expect(joined.audio).toBe(true);
+    expect(Math.abs(joined.seconds - source.seconds)).toBeLessThan(1);
+
+    const done = await generationIn(h, user.id, "delivered");
+    expect(tasksOf(g.id)).toHaveLength(2);
+    expect(done.charged).toBe(quoted);
+    expect(await h.runtime.ledger.audit({ userId: user.id })).toEqual([]);
+  }, 180_000);
+});
