@@ -9,9 +9,10 @@ CREATE TABLE "dub_parts" (
 	"service_credits" integer,
 	"measured_seconds" integer,
 	"output_url" text,
+	"error" text,
 	"submitted_at" timestamp with time zone,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "dub_parts_state_known" CHECK ("dub_parts"."state" in ('queued', 'submitting', 'pending', 'completed'))
+	CONSTRAINT "dub_parts_state_known" CHECK ("dub_parts"."state" in ('queued', 'submitting', 'pending', 'completed', 'failed'))
 );
 --> statement-breakpoint
 ALTER TABLE "generations" ADD COLUMN "parts_total" integer;--> statement-breakpoint

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { creditTotals } from "../credits/totals";
 import type { Database } from "../db/client";
 import { type GenerationState, generationStates, generations, orphanTasks, users } from "../db/schema";
+import { billedByService } from "../generations/billed";
 import type { Translate } from "../i18n/i18n";
 import { type Operation, operations } from "../media/catalog";
 
@@ -66,11 +67,10 @@ export async function collectStats(db: Database): Promise<Stats> {
         })
         .from(generations)
         .groupBy(generations.operation, generations.state);
-      // the service deducts its credits only for a task that completed, and then we hold its outputs
       const [spent] = await tx
         .select({ spent: n(sql`sum(${generations.serviceCredits})`) })
         .from(generations)
-        .where(sql`${generations.outputs} is not null`);
+        .where(billedByService);
       const [orphans] = await tx
         .select({ credits: n(sql`sum(${orphanTasks.serviceCredits})`), count: n(sql`count(*)`) })
         .from(orphanTasks);

@@ -216,13 +216,14 @@ export const deliveries = pgTable(
   (t) => [uniqueIndex("deliveries_generation_attempt_uq").on(t.generationId, t.attempt)],
 );
 
-export const partStates = ["queued", "submitting", "pending", "completed"] as const;
+export const partStates = ["queued", "submitting", "pending", "completed", "failed"] as const;
 export type PartState = (typeof partStates)[number];
 
 /**
  * One part of a dub in parts: a stretch of the input, cut at a pause and kept in
  * our storage, dubbed as a task of its own. Its attempt is part of the task's
- * Idempotency-Key; a part that failed is tried once more as attempt 2.
+ * Idempotency-Key; a part that failed is tried once more as attempt 2, and
+ * `failed` after that (the dub then fails).
  */
 export const dubParts = pgTable(
   "dub_parts",
@@ -240,13 +241,18 @@ export const dubParts = pgTable(
     /** the input's length the service measured, for settling the charge */
     measuredSeconds: integer("measured_seconds"),
     outputUrl: text("output_url"),
+    /** why the service failed it, last */
+    error: text("error"),
     submittedAt: timestamp("submitted_at", { withTimezone: true }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("dub_parts_generation_index_uq").on(t.generationId, t.index),
     uniqueIndex("dub_parts_task_id_uq").on(t.taskId),
-    check("dub_parts_state_known", sql`${t.state} in ('queued', 'submitting', 'pending', 'completed')`),
+    check(
+      "dub_parts_state_known",
+      sql`${t.state} in ('queued', 'submitting', 'pending', 'completed', 'failed')`,
+    ),
   ],
 );
 

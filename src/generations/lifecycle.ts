@@ -60,6 +60,9 @@ export function lifecycleReporter(
       }
       case "ended":
         metrics?.credits.inc({ movement: "released" }, event.released);
+        // a dub in parts that failed: the parts the service dubbed were billed all the same
+        if (g.partsTotal && (g.serviceCredits ?? 0) > 0)
+          metrics?.serviceCredits.inc({ kind: "task" }, g.serviceCredits ?? 0);
         count(g.state);
         logger.info(
           { ...who, state: g.state, reason: g.error?.reason, released: event.released },

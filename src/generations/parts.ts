@@ -98,6 +98,9 @@ export function dubPartRecords(ctx: Pick<GenerationsContext, "db" | "now" | "clo
         serviceCredits: null,
         measuredSeconds: null,
       }),
+    /** pending → failed: the service failed it on its last attempt, or a create was refused */
+    failPart: (p: DubPart, error: string) =>
+      movePart(p, ["pending", "submitting"], "failed", { outputUrl: null, error }),
     /** pending → completed with its output; the parent counts it */
     async completePart(
       p: DubPart,

@@ -4,6 +4,7 @@ import { creditTotalsByDay, sinceUtcDays, utcDayOf } from "../credits/totals";
 import type { Database } from "../db/client";
 import { rowsOf } from "../db/raw-rows";
 import { generations, orphanTasks } from "../db/schema";
+import { billedByService } from "../generations/billed";
 import { type Operation, operations } from "../media/catalog";
 import type { DayStats, StatsResponse } from "./contract";
 
@@ -45,7 +46,7 @@ export async function statsByDay(db: Database, days: number): Promise<StatsRespo
     db
       .select({ day: genDay, spent: n(sql`sum(${generations.serviceCredits})`) })
       .from(generations)
-      .where(sql`${generations.createdAt} >= ${since} and ${generations.outputs} is not null`)
+      .where(sql`${generations.createdAt} >= ${since} and ${billedByService}`)
       .groupBy(genDay),
     db
       .select({ day: orphanDay, spent: n(sql`sum(${orphanTasks.serviceCredits})`) })

@@ -448,10 +448,14 @@ describe("guided conversations", () => {
     const ask = await user.waitFor(says("Send the audio or video to dub"));
     await user.sendAudio({ duration: 60, declaredSize: 25 * 1024 * 1024 });
     await user.waitFor(says("This file is 25 MB; Telegram lets bots download at most 20 MB"), { after: ask });
-    await user.sendVideo({ duration: 60, declaredSize: 150 * 1024 * 1024 });
-    await user.waitFor(says("the studio takes at most 100 MB"), { after: ask });
-    await user.sendVoice({ duration: 400 });
-    await user.waitFor(says("This file is 6 min 40 s long"), { after: ask });
+    await user.waitFor(says("Send an https link to it instead (files up to 2,000 MB)"), { after: ask });
+    await user.sendVideo({ duration: 60, declaredSize: 2100 * 1000 * 1000 });
+    await user.waitFor(says("the studio takes files of at most 2,000 MB"), { after: ask });
+    // past the studio's 5 minutes a file is dubbed in parts; past DUB_MAX_MINUTES (60) it is refused
+    await user.sendVoice({ duration: 3700 });
+    await user.waitFor(says("This file is 61 min 40 s long; the studio dubs files of up to 60 minutes"), {
+      after: ask,
+    });
     await user.send("http://example.com/talk.mp3");
     await user.waitFor(says("Only https links work"), { after: ask });
     await user.sendDocument({ fileName: "notes.pdf", mimeType: "application/pdf" });

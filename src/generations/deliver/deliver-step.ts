@@ -1,6 +1,7 @@
 import { GrammyError } from "grammy";
 import type { z } from "zod";
 import type { TranslateFor } from "../../i18n/i18n";
+import { faultPoint } from "../../lib/fault-point";
 import type { Logger } from "../../lib/logger";
 import { type JobHandler, type JobKind, jobHandler } from "../../queue/job";
 import { DownloadError } from "../../storage/media-store";
@@ -95,6 +96,7 @@ async function deliverOnce(id: string, deps: DeliverDeps): Promise<DeliverOutcom
   }
   const attempt = delivering.deliveryAttempts;
   await generations.recordDelivery(id, attempt, { state: "sending" });
+  faultPoint("deliver:sending");
   let delivered: Delivered;
   const inlineMessageId = delivering.inlineMessageId;
   try {

@@ -1,3 +1,4 @@
+import { faultPoint } from "../../lib/fault-point";
 import type { Logger } from "../../lib/logger";
 import type { GuardedResult, LinkFailure } from "../../media/guarded-fetch";
 import type { LinkDownloaded } from "../../media/link-download";
@@ -102,10 +103,12 @@ export function dubSourcePreparer(deps: DubSourceDeps) {
     if (kept) return kept as PartPlanned[];
     const durationMs = Math.round(seconds * 1000);
     const cuts = cutPoints(durationMs, await deps.findSilences(path));
-    return deps.store.keepParts(g.id, async (dir) => {
+    const plan = await deps.store.keepParts(g.id, async (dir) => {
       await deps.cutSound(path, cuts, dir);
       return planParts(durationMs, cuts);
     });
+    faultPoint("dub:parts-kept");
+    return plan;
   }
 
   return async function prepare(g: Generation, p: GenerationParams): Promise<SourceOutcome> {

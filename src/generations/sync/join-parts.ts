@@ -1,3 +1,4 @@
+import { faultPoint } from "../../lib/fault-point";
 import type { MediaStore, StoredFile } from "../../storage/media-store";
 import type { DubPart } from "../parts";
 import type { Generation } from "../types";
@@ -40,6 +41,7 @@ export function partsJoiner(deps: JoinDeps) {
         video ? source.absolutePath : undefined,
       ),
     );
+    faultPoint("dub:joined");
     return { url: deps.outputUrl(joined.path), video };
   };
 }

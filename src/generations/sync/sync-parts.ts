@@ -1,4 +1,5 @@
 import type { Clock } from "../../lib/clock";
+import { faultPoint } from "../../lib/fault-point";
 import type { Logger } from "../../lib/logger";
 import { pollIntervalMs } from "../../media/catalog";
 import type { MediaClient } from "../../media/client";
@@ -23,6 +24,7 @@ export interface PartsSyncDeps {
     | "acceptPart"
     | "retryPart"
     | "completePart"
+    | "failPart"
     | "complete"
     | "fail"
     | "expire"
@@ -61,7 +63,8 @@ const partKey = (p: Pick<DubPart, "generationId" | "index" | "attempt">) =>
  * it finished are recorded, a failed one is sent again once, queued ones are
  * sent while fewer than `partsAtOnce` run, and when every part is dubbed they
  * are joined and the generation completes (its hold charged for the parts'
- * measured lengths). A part failing twice fails the dub, its hold released;
+ * measured lengths). A part failing twice fails the dub: no other part is
+ * sent, the ones the service has are waited for, then the hold is released;
  * what the service billed for the parts it did dub stays our cost.
  */
 export async function syncParts(
@@ -72,40 +75,36 @@ export async function syncParts(
 ): Promise<SyncOutcome> {
   if (g.state !== "pending") return { kind: "nothing-to-do" };
   if (adoptTaskId) await adoptPartTask(g, adoptTaskId, deps);
-  let parts = await deps.generations.partsOf(g.id);
   const partDeadlineMs = deps.generations.deadlineOf("dub");
-
-  for (const part of parts) {
-    if (part.state === "pending") {
-      const failed = await followPart(part, partDeadlineMs, deps);
-      if (failed) return failDub(g, part, failed, deps);
-    } else if (part.state === "submitting") {
-      const since = deps.clock.now() - (part.submittedAt?.getTime() ?? 0);
-      if (since >= deps.limits.adoptionGraceMs) {
-        const again = await deps.generations.resendPart(part);
-        if (again) {
-          const failed = await sendPart(g, again, deps);
-          if (failed) return failDub(g, again, failed, deps);
-        }
-      }
+  for (const part of await deps.generations.partsOf(g.id)) {
+    if (part.state === "pending") await followPart(part, partDeadlineMs, deps);
+    if (
+      part.state === "submitting" &&
+      deps.clock.now() - (part.submittedAt?.getTime() ?? 0) >= deps.limits.adoptionGraceMs
+    ) {
+      const again = await deps.generations.resendPart(part);
+      if (again) await sendPart(g, again, deps);
     }
   }
 
-  parts = await deps.generations.partsOf(g.id);
-  let running = parts.filter((p) => p.state === "submitting" || p.state === "pending").length;
-  for (const part of parts) {
-    if (running >= deps.limits.partsAtOnce) break;
-    if (part.state !== "queued") continue;
-    const claimed = await deps.generations.claimPart(part);
-    if (!claimed) continue;
-    running++;
-    const failed = await sendPart(g, claimed, deps);
-    if (failed) return failDub(g, claimed, failed, deps);
+  let parts = await deps.generations.partsOf(g.id);
+  // after a part failed for good nothing more is sent: what the service has is waited for, to know what it billed
+  if (!parts.some((p) => p.state === "failed")) {
+    let running = parts.filter(isRunning).length;
+    for (const part of parts) {
+      if (running >= deps.limits.partsAtOnce) break;
+      if (part.state !== "queued") continue;
+      const claimed = await deps.generations.claimPart(part);
+      if (!claimed) continue;
+      running++;
+      await sendPart(g, claimed, deps);
+    }
+    parts = await deps.generations.partsOf(g.id);
   }
 
-  parts = await deps.generations.partsOf(g.id);
   const current = (await deps.generations.get(g.id)) ?? g;
   if (current.state !== "pending") return { kind: "nothing-to-do" };
+  if (parts.some((p) => p.state === "failed") && !parts.some(isRunning)) return failDub(current, parts, deps);
   if (parts.length > 0 && parts.every((p) => p.state === "completed")) return finish(current, parts, deps);
   if (current.partsDone !== g.partsDone || polls === 0) await showProgress(current, deps);
   if (current.deadlineAt && deps.clock.now() > current.deadlineAt.getTime()) {
@@ -116,65 +115,65 @@ export async function syncParts(
   return { kind: "poll-again", delayMs: pollIntervalMs("dub") };
 }
 
-/** Asks the service about a running part; says why when it failed for good. */
-async function followPart(
-  part: DubPart,
-  deadlineMs: number,
-  deps: PartsSyncDeps,
-): Promise<string | undefined> {
-  if (!part.taskId) return undefined;
+const isRunning = (p: DubPart) => p.state === "submitting" || p.state === "pending";
+
+/** Asks the service about a running part: recorded as dubbed, sent again once, or failed for good. */
+async function followPart(part: DubPart, deadlineMs: number, deps: PartsSyncDeps): Promise<void> {
+  if (!part.taskId) return;
   let task: Awaited<ReturnType<PartsSyncDeps["media"]["getTask"]>>;
   try {
     task = await deps.media.getTask(part.taskId);
   } catch (err) {
     deps.logger.warn({ err, generationId: part.generationId, part: part.index + 1 }, "part lookup failed");
-    return undefined;
+    return;
   }
   const outcome = classifyTask(task);
-  if (outcome.outcome === "succeeded") {
-    const outputUrl = outcome.audios[0] ?? outcome.videos[0];
-    if (outputUrl) {
-      await deps.generations.completePart(part, {
-        outputUrl,
-        serviceCredits: task.credits_reserved ?? null,
-        measuredSeconds: null,
-      });
-      return undefined;
-    }
+  const outputUrl = outcome.outcome === "succeeded" ? (outcome.audios[0] ?? outcome.videos[0]) : undefined;
+  if (outputUrl) {
+    await deps.generations.completePart(part, {
+      outputUrl,
+      serviceCredits: task.credits_reserved ?? null,
+      measuredSeconds: null,
+    });
+    return;
   }
   const overdue =
     outcome.outcome === "running" && deps.clock.now() - (part.submittedAt?.getTime() ?? 0) > deadlineMs;
-  if (outcome.outcome === "running" && !overdue) return undefined;
+  if (outcome.outcome === "running" && !overdue) return;
   const reason = outcome.outcome === "failed" ? outcome.reason : overdue ? "deadline" : "no dubbed output";
-  if (part.attempt >= attemptsPerPart) return reason;
+  const last = part.attempt >= attemptsPerPart;
   deps.logger.info(
     { generationId: part.generationId, part: part.index + 1, attempt: part.attempt, reason },
-    "dub part failed: sending it again",
+    last ? "dub part failed again: the dub fails" : "dub part failed: sending it again",
   );
-  await deps.generations.retryPart(part);
-  return undefined;
+  await (last ? deps.generations.failPart(part, reason) : deps.generations.retryPart(part));
 }
 
-/** Creates the part's task; says why when the service refused it for good. */
-async function sendPart(g: Generation, part: DubPart, deps: PartsSyncDeps): Promise<string | undefined> {
+/** Creates the part's task; one the service refuses (400) fails for good. */
+async function sendPart(g: Generation, part: DubPart, deps: PartsSyncDeps): Promise<void> {
   const params = deps.generations.paramsOf(g);
   const metadata = { ...deps.metadataFor(g), part: `${part.index + 1}/${g.partsTotal ?? 0}` };
   const built = buildServiceRequest(params, metadata, () => deps.partUrl(g.id, part.index));
-  if (!built.ok) return built.problems.join("; ");
+  if (!built.ok) {
+    await deps.generations.failPart(part, built.problems.join("; "));
+    return;
+  }
   try {
     const task = await sendServiceRequest(deps.media, built.request, partKey(part));
+    faultPoint("dub:part-created");
     await deps.generations.acceptPart(part, task);
-    return undefined;
   } catch (err) {
-    if (err instanceof MediaServiceError && err.kind === "invalid_request") return err.message;
+    if (err instanceof MediaServiceError && err.kind === "invalid_request") {
+      await deps.generations.failPart(part, err.message);
+      return;
+    }
     // the service may hold the task: a webhook adopts it, or the grace sends the same key again
-    if (err instanceof MediaServiceError && ambiguous.has(err.kind)) return undefined;
+    if (err instanceof MediaServiceError && ambiguous.has(err.kind)) return;
     deps.logger.warn(
       { err, generationId: g.id, part: part.index + 1 },
       "dub part not sent: trying again later",
     );
     await deps.generations.requeuePart(part);
-    return undefined;
   }
 }
 
@@ -241,12 +240,12 @@ async function finish(g: Generation, parts: readonly DubPart[], deps: PartsSyncD
   return { kind: "completed", late: done.late };
 }
 
-/** A part failed twice (or was refused): the dub fails, released; the parts already dubbed stay our cost. */
-async function failDub(g: Generation, part: DubPart, why: string, deps: PartsSyncDeps): Promise<SyncOutcome> {
-  const parts = await deps.generations.partsOf(g.id);
+/** A part failed twice (or was refused), and none runs any more: the dub fails, released; the parts dubbed stay our cost. */
+async function failDub(g: Generation, parts: readonly DubPart[], deps: PartsSyncDeps): Promise<SyncOutcome> {
+  const part = parts.find((p) => p.state === "failed");
   const failed = await deps.generations.fail(
     g.id,
-    { reason: "part_failed", part: part.index + 1, message: why },
+    { reason: "part_failed", part: (part?.index ?? 0) + 1, message: part?.error ?? "" },
     { serviceCredits: billed(parts.filter((p) => p.state === "completed")) },
   );
   if (failed) await deps.queues.deliver(g.id);
