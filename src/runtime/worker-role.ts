@@ -2,6 +2,7 @@ import { copyJobHandler, resumeBroadcasts, tickJobHandler } from "../broadcasts"
 import { cutSound, joinSound } from "../ffmpeg/cut-and-join";
 import { findSilences } from "../ffmpeg/silences";
 import { deliverJobHandler } from "../generations/deliver/deliver-step";
+import { localServerLimits, telegramLimits } from "../generations/deliver/send-outputs";
 import { reconcile } from "../generations/reconciler";
 import { showStatus } from "../generations/status";
 import { dubSourcePreparer } from "../generations/submit/dub-source";
@@ -126,7 +127,8 @@ export function startWorkerRole(
     miniAppUrl: config.miniAppUrl,
     markBlocked,
     inlineStorageChatId: config.inlineStorageChatId,
-    ...(policy.telegramLimits ? { limits: policy.telegramLimits } : {}),
+    // a local Bot API server takes uploads up to 2,000 MB: results up to that go as files, not links
+    limits: policy.telegramLimits ?? (config.telegram.localFiles ? localServerLimits : telegramLimits),
   });
   const copy = copyJobHandler({ store: s.broadcasts.store, api: sendApi, logger, markBlocked });
   const tick = tickJobHandler({

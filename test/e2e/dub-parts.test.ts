@@ -104,3 +104,39 @@ describe("dubbing in parts", () => {
     expect(await h.runtime.ledger.audit({ userId: user.id })).toEqual([]);
   }, 180_000);
 });
+
+describe("dubbing a large upload through a local Bot API server", () => {
+  let h: Harness;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "msb-dub-local-"));
+    // 5 min 45 s of CD-quality WAV: 61 MB, three times what the cloud Bot API hands a bot
+    await speechLike(join(dir, "interview.wav"), 345, { burst: 7, gap: 1.5 }, "wav");
+    h = await startHarness({ localBotApi: true, env: { WELCOME_CREDITS: "0" } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await h?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test("a 60 MB upload is accepted, read from the server's disk and dubbed (in 2 parts)", async () => {
+    const user = h.tg.user({ language: "en", started: true });
+    await h.runtime.ledger.grant({ userId: user.id, amount: 500, key: `dub-local-${user.id}` });
+    await user.send("/dub");
+    await user.waitFor(says("Files over 2,000 MB: send a link"));
+    const sent = await user.sendAudio({ path: join(dir, "interview.wav"), duration: 345 });
+    expect(sent.audio?.file_size).toBeGreaterThan(60 * 1000 * 1000);
+    const panel = await user.waitFor((m) => isPanel(m) && says("Length: 5 min 45 s, dubbed in 2 parts")(m));
+    await user.press(byData("cv:ok"), { message: panel });
+    const result = await user.waitFor((m) => m.audio !== undefined, { timeoutMs: 120_000 });
+    const path = join(dir, "interview-dubbed.mp3");
+    await writeFile(path, h.tg.fileBytes(result.audio!.file_id));
+    expect(Math.abs((await probe(path)).seconds - 345)).toBeLessThan(1);
+    const done = await generationIn(h, user.id, "delivered");
+    expect(h.sim.tasks().filter((t) => t.metadata?.gid === done.id)).toHaveLength(2);
+    expect(done.charged).toBe(priceOf(345));
+    expect(await h.runtime.ledger.audit({ userId: user.id })).toEqual([]);
+  }, 180_000);
+});

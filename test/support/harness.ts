@@ -68,6 +68,8 @@ export interface HarnessOptions {
   logs?: string[];
   /** how the bot reads dubbing links (a test's own HTTPS server: its certificate and address) */
   linkProbe?: LinkProbeOptions;
+  /** Telegram as a local Bot API server (uploads up to 2,000 MB, getFile's path on disk), the bot told so */
+  localBotApi?: boolean;
 }
 
 /**
@@ -80,9 +82,11 @@ export async function startHarness(options: HarnessOptions = {}) {
   const clockOrigin = Date.now();
   const clock: Clock = scaledClock(clockFactor, clockOrigin);
   const db: TestDatabase = await createTestDatabase();
+  const dataDir = await mkdtemp(join(tmpdir(), "msb-e2e-"));
   const tg: TelegramStandIn = await startTelegramStandIn({
     clock,
     rules: options.telegramRules ?? { flood: false },
+    ...(options.localBotApi ? { localServer: { filesDir: join(dataDir, "telegram-bot-api") } } : {}),
   });
   const port = await freePort();
   const publicUrl = `http://127.0.0.1:${port}`;
@@ -95,7 +99,6 @@ export async function startHarness(options: HarnessOptions = {}) {
     ...options.simulator,
   });
   const prefix = `msb-e2e-${randomBytes(6).toString("hex")}`;
-  const dataDir = await mkdtemp(join(tmpdir(), "msb-e2e-"));
   const env: Record<string, string> = {
     BOT_TOKEN: tg.token,
     TELEGRAM_API_ROOT: tg.apiRoot,
@@ -113,6 +116,7 @@ export async function startHarness(options: HarnessOptions = {}) {
     WELCOME_CREDITS: "100",
     ADMIN_IDS: "1",
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "silent",
+    ...(options.localBotApi ? { TELEGRAM_LOCAL_FILES: "1" } : {}),
     ...options.env,
   };
   const config: Config = loadConfig(env);

@@ -5,18 +5,32 @@ const run = promisify(execFile);
 
 /**
  * Speech-like sound for tests, made by ffmpeg: tone bursts of `burst` seconds
- * with `gap` seconds of silence after each, over `seconds` in all.
+ * with `gap` seconds of silence after each, over `seconds` in all; a small MP3,
+ * or CD-quality WAV (10.6 MB a minute) where a test needs a big file.
  */
 export async function speechLike(
   path: string,
   seconds: number,
   shape = { burst: 7, gap: 1.5 },
+  format: "mp3" | "wav" = "mp3",
 ): Promise<void> {
   const period = shape.burst + shape.gap;
+  const encode =
+    format === "mp3" ? ["-ac", "1", "-c:a", "libmp3lame", "-b:a", "32k"] : ["-ac", "2", "-c:a", "pcm_s16le"];
+  const rate = format === "mp3" ? 22050 : 44100;
   await run("ffmpeg", [
-    ...["-v", "error", "-y", "-f", "lavfi", "-i", `sine=frequency=330:sample_rate=22050:duration=${seconds}`],
+    ...[
+      "-v",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      `sine=frequency=330:sample_rate=${rate}:duration=${seconds}`,
+    ],
     ...["-af", `volume='if(lt(mod(t,${period}),${shape.burst}),1,0)':eval=frame`],
-    ...["-ac", "1", "-c:a", "libmp3lame", "-b:a", "32k", path],
+    ...encode,
+    path,
   ]);
 }
 

@@ -24,6 +24,9 @@ export const telegramLimits: TelegramLimits = {
   captionMaxLength: 1024,
 };
 
+/** Through a local Bot API server (`telegram-bot-api --local`) the bot uploads files up to 2,000 MB. */
+export const localServerLimits: TelegramLimits = { ...telegramLimits, uploadMaxBytes: 2000 * 1000 * 1000 };
+
 export interface DeliveryDeps {
   /** what a delivery sends with: the result's files, its caption or link, edits in place (inline mode) */
   api: Pick<
