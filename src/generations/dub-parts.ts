@@ -31,29 +31,60 @@ export function planParts(durationMs: number, cutsMs: readonly number[]): PartPl
   return cutsMs.concat(durationMs).map((endMs, index) => ({ index, startMs: bounds[index]!, endMs }));
 }
 
-/** How many parts a file of this length is dubbed in: one per started 5 minutes. */
+/** Room each cut keeps to move back to a pause: without it a length just under n × 5 minutes would cut mid-word. */
+const roomPerCutMs = cutWindowMs / 2;
+
+/**
+ * How many parts a file of this length is dubbed in: the fewest of at most 5
+ * minutes that leave every cut some room to land in a pause (one more than
+ * the bare minimum for a length just under a multiple of 5 minutes).
+ */
 export function dubPartCount(seconds: number): number {
-  return Math.max(1, Math.ceil(Math.round(seconds * 1000) / partMaxMs));
+  const ms = Math.round(seconds * 1000);
+  if (ms <= partMaxMs) return 1;
+  return Math.max(Math.ceil(ms / partMaxMs), Math.ceil((ms - roomPerCutMs) / (partMaxMs - roomPerCutMs)));
 }
 
 /**
- * The parts' lengths (seconds) the price is quoted from before the file is cut:
- * full 5-minute parts and the rest. The cuts made later land at pauses a little
- * earlier, so the billed minutes can differ from these by a few; the charge is
- * settled to what the service measured, never above what was held.
+ * The parts' lengths (seconds) the price is quoted from: full 5-minute parts
+ * and the rest, the least the service can bill for this length (a minute per
+ * started minute of the whole). The cuts at pauses make the service's own
+ * rounding a minute or so more at times: that is our cost, since the charge,
+ * settled to what the service measured, never goes above what was held.
  */
 export function quotedPartSeconds(seconds: number): number[] {
-  const count = dubPartCount(seconds);
+  const count = Math.max(1, Math.ceil(Math.round(seconds * 1000) / partMaxMs));
   const full = limits.dubbingMaxSeconds;
   return Array.from({ length: count }, (_, i) => (i < count - 1 ? full : seconds - full * (count - 1)));
 }
 
 /**
+ * Where each cut may fall: around the even split of what is left (so the
+ * parts come out alike), never making a part longer than 5 minutes, and late
+ * enough for the parts left to hold the rest.
+ */
+export function cutWindow(
+  durationMs: number,
+  count: number,
+  part: number,
+  previous: number,
+  windowMs = cutWindowMs,
+) {
+  const partsLeft = count - part + 1;
+  const ideal = previous + (durationMs - previous) / partsLeft;
+  return {
+    ideal,
+    earliest: Math.max(previous + 1, durationMs - (partsLeft - 1) * partMaxMs, ideal - windowMs),
+    latest: Math.min(previous + partMaxMs, ideal + windowMs),
+  };
+}
+
+/**
  * Where to cut a file of `durationMs` into `dubPartCount` parts of at most 5
- * minutes: for each cut, the latest pause that overlaps the window before the
- * part's latest end (and leaves the rest short enough for the parts left), cut
- * in the pause's middle when that lies in the window; a hard cut at the latest
- * end where no pause is near. Returns the cut times in ms, ascending.
+ * minutes: each cut in the pause nearest the even split of what is left,
+ * among those overlapping its window (`cutWindow`), in the pause's middle
+ * when that lies in the window; a hard cut at the even split where no pause is
+ * near. Returns the cut times in ms, ascending.
  */
 export function cutPoints(
   durationMs: number,
@@ -61,20 +92,19 @@ export function cutPoints(
   windowMs = cutWindowMs,
 ): number[] {
   const count = dubPartCount(durationMs / 1000);
-  const sorted = [...silences].sort((a, b) => a.startMs - b.startMs);
   const cuts: number[] = [];
   let previous = 0;
   for (let part = 1; part < count; part++) {
-    const latest = previous + partMaxMs;
-    // the rest after this cut must fit in the parts left
-    const earliest = Math.max(previous + 1, durationMs - (count - part) * partMaxMs, latest - windowMs);
-    let cut = latest;
-    for (let i = sorted.length - 1; i >= 0; i--) {
-      const s = sorted[i]!;
+    const { ideal, earliest, latest } = cutWindow(durationMs, count, part, previous, windowMs);
+    let cut = Math.round(ideal);
+    let nearest = Number.POSITIVE_INFINITY;
+    for (const s of silences) {
       if (s.startMs >= latest || s.endMs <= earliest) continue;
-      const middle = (s.startMs + s.endMs) / 2;
-      cut = Math.round(Math.min(latest, Math.max(earliest, middle)));
-      break;
+      const at = Math.round(Math.min(latest, Math.max(earliest, (s.startMs + s.endMs) / 2)));
+      if (Math.abs(at - ideal) < nearest) {
+        nearest = Math.abs(at - ideal);
+        cut = at;
+      }
     }
     cuts.push(cut);
     previous = cut;

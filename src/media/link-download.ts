@@ -1,6 +1,7 @@
 import { createWriteStream } from "node:fs";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { releasingChunks } from "../lib/release-chunks";
 import { limits } from "./catalog";
 import { type GuardedResult, type LinkGuardOptions, LinkStop, readGuardedLink } from "./guarded-fetch";
 
@@ -65,7 +66,7 @@ export function downloadLink(
           done(null, chunk);
         },
       });
-      const writing = pipeline(response, capped, createWriteStream(destination));
+      const writing = pipeline(response, capped, releasingChunks(), createWriteStream(destination));
       writing.catch(() => undefined);
       await Promise.race([writing, control.stopped]);
       return { bytes, contentType: response.headers["content-type"]?.split(";")[0]?.trim().toLowerCase() };

@@ -4,6 +4,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { Api } from "grammy";
+import { releasingChunks } from "../lib/release-chunks";
 import { classifyTelegramError } from "./telegram-error";
 
 /**
@@ -54,7 +55,7 @@ export async function saveTelegramFile(
   if (!filePath) throw new TelegramFileRefused("gone");
   const capped = sizeCap(options.maxBytes);
   if (tg.localFiles && isAbsolute(filePath)) {
-    await pipeline(createReadStream(filePath), capped, createWriteStream(destination));
+    await pipeline(createReadStream(filePath), capped, releasingChunks(), createWriteStream(destination));
     return;
   }
   const response = await fetch(`${tg.apiRoot}/file/bot${tg.token}/${filePath}`, {
@@ -67,6 +68,7 @@ export async function saveTelegramFile(
   await pipeline(
     Readable.fromWeb(response.body as unknown as WebReadableStream),
     capped,
+    releasingChunks(),
     createWriteStream(destination),
   );
 }

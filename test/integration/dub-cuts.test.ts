@@ -23,7 +23,7 @@ describe("cutting a long file at its pauses, and joining the parts", () => {
 
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  test("no cut falls inside a burst: each lies in a pause within the 30 s before the part's latest end", async () => {
+  test("no cut falls inside a burst: each lies in a pause near the even split, every part at most 5 minutes", async () => {
     const silences = await findSilences("ffmpeg", source);
     // every gap is found (the last burst runs to the end)
     expect(silences.length).toBeGreaterThanOrEqual(Math.floor(980 / period) - 1);
@@ -35,7 +35,6 @@ describe("cutting a long file at its pauses, and joining the parts", () => {
       const at = (cut / 1000) % period;
       expect(at, `cut at ${cut} ms`).toBeGreaterThan(burst);
       expect(cut - previous).toBeLessThanOrEqual(300_000);
-      expect(cut - previous).toBeGreaterThan(270_000);
       previous = cut;
     }
   });

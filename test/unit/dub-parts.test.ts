@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import {
   cutPoints,
-  cutWindowMs,
+  cutWindow,
   dubPartCount,
   planParts,
   quotedPartSeconds,
@@ -15,10 +15,16 @@ const perMinute = prices.table.dub.perMinute;
 const minute = 60_000;
 
 describe("dubbing in parts: the rules", () => {
-  test("one part per started 5 minutes; the price is the parts' sum, each per started minute", () => {
+  test("the fewest parts that leave each cut room for a pause; the price is the least the service bills, per started minute", () => {
     expect(dubPartCount(300)).toBe(1);
     expect(dubPartCount(300.4)).toBe(2);
     expect(dubPartCount(750)).toBe(3);
+    // just under or at a multiple of 5 minutes: one part more, so no cut is forced mid-word
+    expect(dubPartCount(600)).toBe(3);
+    expect(dubPartCount(3600)).toBe(13);
+    expect(quote(prices, { operation: "dub", durationSeconds: 600 })).toMatchObject({
+      credits: 10 * perMinute,
+    });
     expect(quotedPartSeconds(750)).toEqual([300, 300, 150]);
     // 12 min 30 s: 5 + 5 + 3 minutes, as the issue's example
     expect(quote(prices, { operation: "dub", durationSeconds: 750 })).toMatchObject({
@@ -31,32 +37,36 @@ describe("dubbing in parts: the rules", () => {
     });
   });
 
-  test("without pauses the cuts are hard, at 5 minutes each", () => {
-    expect(cutPoints(12 * minute, [])).toEqual([5 * minute, 10 * minute]);
-    expect(planParts(12 * minute, [5 * minute, 10 * minute])).toEqual([
-      { index: 0, startMs: 0, endMs: 5 * minute },
-      { index: 1, startMs: 5 * minute, endMs: 10 * minute },
-      { index: 2, startMs: 10 * minute, endMs: 12 * minute },
+  test("without pauses the cuts are hard, splitting the file evenly", () => {
+    expect(cutPoints(12 * minute, [])).toEqual([4 * minute, 8 * minute]);
+    expect(cutPoints(10 * minute, [])).toEqual([200_000, 400_000]);
+    expect(planParts(12 * minute, [4 * minute, 8 * minute])).toEqual([
+      { index: 0, startMs: 0, endMs: 4 * minute },
+      { index: 1, startMs: 4 * minute, endMs: 8 * minute },
+      { index: 2, startMs: 8 * minute, endMs: 12 * minute },
     ]);
   });
 
-  test("a pause in the window before a part's latest end takes the cut, in its middle; one outside does not", () => {
+  test("the pause nearest the even split takes the cut, in its middle; one outside the window does not", () => {
+    // 7 minutes: 2 parts, split at 3:30, pauses within 30 s of it count
     const pauses = [
-      { startMs: 4 * minute, endMs: 4 * minute + 1000 }, // 60 s before the end: too early
-      { startMs: 5 * minute - 12_000, endMs: 5 * minute - 10_000 },
+      { startMs: 2 * minute, endMs: 2 * minute + 1000 }, // 89 s early: too far
+      { startMs: 3 * minute + 10_000, endMs: 3 * minute + 12_000 },
+      { startMs: 3 * minute + 45_000, endMs: 3 * minute + 46_000 },
     ];
-    expect(cutPoints(7 * minute, pauses)[0]).toBe(5 * minute - 11_000);
-    // a pause reaching past the latest end: the cut stays within 5 minutes, inside the pause
-    expect(cutPoints(7 * minute, [{ startMs: 5 * minute - 500, endMs: 5 * minute + 3000 }])).toEqual([
-      5 * minute,
-    ]);
+    expect(cutPoints(7 * minute, pauses)).toEqual([3 * minute + 46_000 - 500]);
+    expect(cutPoints(7 * minute, pauses.slice(0, 2))).toEqual([3 * minute + 11_000]);
+    expect(cutPoints(7 * minute, pauses.slice(0, 1))).toEqual([3.5 * minute]);
+    // a part may not pass 5 minutes: a long pause is cut where it still can
+    expect(
+      cutPoints(9 * minute + 50_000, [{ startMs: 4 * minute + 40_000, endMs: 6 * minute }])[0],
+    ).toBeLessThanOrEqual(5 * minute);
   });
 
-  test("the cuts leave the rest short enough for the parts left (as few parts as the length allows)", () => {
-    // 10 min exactly: 2 parts, so the only cut possible is at 5:00, pauses or not
-    expect(cutPoints(10 * minute, [{ startMs: 4 * minute + 40_000, endMs: 4 * minute + 42_000 }])).toEqual([
-      5 * minute,
-    ]);
+  test("a part is never longer than 5 minutes, even where the even split would land in a long pause", () => {
+    // 9 min in 2 parts: the split (4:30) is near a pause from 4:40 to 6:00 whose middle is past 5:00
+    const [cut] = cutPoints(9 * minute, [{ startMs: 4 * minute + 40_000, endMs: 6 * minute }]);
+    expect(cut).toBe(5 * minute);
   });
 
   test("any length and any pauses: every part at most 5 minutes, as many parts as quoted, cuts in pauses where one overlaps the window", () => {
@@ -74,13 +84,11 @@ describe("dubbing in parts: the rules", () => {
         for (const [k, cut] of cuts.entries()) {
           expect(cut).toBeGreaterThan(previous);
           expect(cut - previous).toBeLessThanOrEqual(5 * minute);
-          const latest = previous + 5 * minute;
-          // the allowed window: before the latest end, and late enough for the parts left to hold the rest
-          const rest = durationMs - (parts.length - 1 - k) * 5 * minute;
-          const earliest = Math.max(previous + 1, latest - cutWindowMs, rest);
-          const near = pauses.filter((p) => p.startMs < latest && p.endMs > earliest);
-          if (near.length > 0 && cut > earliest)
-            expect(pauses.some((p) => p.startMs <= cut && cut <= p.endMs)).toBe(true);
+          const { earliest, latest } = cutWindow(durationMs, parts.length, k + 1, previous);
+          expect(cut).toBeGreaterThanOrEqual(Math.floor(earliest));
+          expect(cut).toBeLessThanOrEqual(Math.ceil(latest));
+          const near = pauses.some((p) => p.startMs < latest && p.endMs > earliest);
+          if (near) expect(pauses.some((p) => p.startMs <= cut && cut <= p.endMs)).toBe(true);
           previous = cut;
         }
         expect(durationMs - previous).toBeLessThanOrEqual(5 * minute);
