@@ -65,6 +65,8 @@ function sourceRefusalText(
       };
     case "source_unreachable":
       return { key: "dub-pin-unreachable", vars: { price } };
+    case "source_uncut":
+      return { key: "dub-source-uncut", vars: { price } };
     case "source_unreadable":
       return { key: "dub-pin-unreadable", vars: { price } };
     default:

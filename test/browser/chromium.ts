@@ -116,6 +116,16 @@ export class ChatPage {
     return this.waitForPhoto(before);
   }
 
+  /** /buy, the first pack, Pay on its invoice: the credits added (test Stars) */
+  async buyFirstPack(): Promise<void> {
+    await this.type("/buy");
+    await this.waitForBot("Choose a pack of credits");
+    await this.press(/credits · \d+ ⭐/);
+    const invoice = this.page.getByTestId("invoice").last();
+    await invoice.getByRole("button", { name: /^Pay ⭐️ \d+$/ }).click();
+    await this.waitForBot(/credits added/);
+  }
+
   /** waits for a bot photo that the browser actually loaded and drew */
   async waitForPhoto(after: number, timeout = 40_000): Promise<Locator> {
     const photo = this.page

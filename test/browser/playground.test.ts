@@ -1,8 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import type { Playground } from "../../src/playground/start";
+import { speechLike } from "../support/media-files";
 import { ChatPage, type openChromium, startBrowserPlayground } from "./chromium";
 
 /** the part of HTMLMediaElement the test reads (the project's TypeScript has no DOM types) */
@@ -20,7 +23,6 @@ async function shot(chat: ChatPage, name: string): Promise<void> {
   if (process.env.UPDATE_SCREENSHOTS)
     await chat.screenshot(join(process.cwd(), "docs", "playground", `${name}.png`));
 }
-const audioFixture = readFileSync(new URL("../../src/simulator/fixtures/audio.mp3", import.meta.url));
 
 /**
  * The playground in real headless Chromium: one sandbox and one browser for
@@ -74,12 +76,16 @@ describe("the playground page in Chromium", () => {
     if (process.env.UPDATE_SCREENSHOTS || !existsSync(readmeShot)) await chat.screenshot(readmeShot);
   });
 
-  test("dubbing: an attached audio file goes in, dubbed audio comes back and plays", async () => {
+  test("dubbing: an attached 7-minute audio file is dubbed in 2 parts; one audio of its length comes back and plays", async () => {
     const chat = await openAs("Morgan");
+    // 7 minutes cost more than the welcome credits
+    await chat.buyFirstPack();
     await chat.type("/dub");
     await chat.waitForBot("Send the audio or video to dub");
-    await chat.attach([{ name: "talk.mp3", mimeType: "audio/mpeg", buffer: audioFixture }]);
-    await chat.waitForBot("🎙 Dubbing");
+    const talk = join(await mkdtemp(join(tmpdir(), "msb-playground-dub-")), "talk.mp3");
+    await speechLike(talk, 420);
+    await chat.attach([{ name: "talk.mp3", mimeType: "audio/mpeg", buffer: await readFile(talk) }]);
+    await chat.waitForBot(/Length: 7 min 0 s, dubbed in 2 parts/);
     // the languages' keyboard on a phone-sized screen: labels wrap between words, never inside one
     await chat.page.setViewportSize({ width: 320, height: 800 });
     await chat.press(/^🗣/);
@@ -95,7 +101,7 @@ describe("the playground page in Chromium", () => {
       .botMessages()
       .filter({ has: chat.page.locator('[data-testid="audio"] audio') })
       .last();
-    await result.waitFor({ timeout: 40_000 });
+    await result.waitFor({ timeout: 90_000 });
     // the browser reads the file's length: a real, playable audio file arrived
     const duration = await result
       .locator("audio")
@@ -107,10 +113,10 @@ describe("the playground page in Chromium", () => {
               : audio.addEventListener("loadedmetadata", () => resolve(audio.duration), { once: true }),
           ),
       );
-    expect(duration).toBeGreaterThan(0);
+    expect(Math.abs(duration - 420)).toBeLessThan(1);
     await expect.poll(() => result.textContent()).toContain("dubbed-en.mp3");
     await shot(chat, "dub");
-  });
+  }, 150_000);
 
   test("edit: an attached photo and a description make an edited picture", async () => {
     const chat = await openAs("Morgan");

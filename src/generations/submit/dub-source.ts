@@ -1,3 +1,4 @@
+import { FfmpegError } from "../../ffmpeg/run";
 import { faultPoint } from "../../lib/fault-point";
 import type { Logger } from "../../lib/logger";
 import type { GuardedResult, LinkFailure } from "../../media/guarded-fetch";
@@ -31,7 +32,9 @@ export type SourceRefusal =
   | { reason: "source_too_long"; message: string; seconds: number; maxMinutes: number }
   | { reason: "source_too_large"; message: string; maxBytes: number }
   | { reason: "source_unreachable"; message: string; failure: LinkFailure | "telegram" }
-  | { reason: "source_unreadable"; message: string };
+  | { reason: "source_unreadable"; message: string }
+  /** longer than the service's 5 minutes, and this installation has no ffmpeg to cut it */
+  | { reason: "source_uncut"; message: string; seconds: number };
 
 export interface DubSourceDeps {
   store: Pick<MediaStore, "findInput" | "keepInput" | "findParts" | "keepParts">;
@@ -149,6 +152,12 @@ export function dubSourcePreparer(deps: DubSourceDeps) {
       };
     }
     if (dubPartCount(seconds) === 1) return { kind: "whole", url: deps.inputUrl(g.id), seconds };
-    return { kind: "parts", plan: await partsOf(g, file.absolutePath, seconds), seconds };
+    try {
+      return { kind: "parts", plan: await partsOf(g, file.absolutePath, seconds), seconds };
+    } catch (err) {
+      if (!(err instanceof FfmpegError && err.missing)) throw err;
+      deps.logger.warn({ generationId: g.id }, "ffmpeg is not installed: a dub over 5 minutes cannot be cut");
+      return { kind: "refused", error: { reason: "source_uncut", message: err.message, seconds } };
+    }
   };
 }

@@ -14,3 +14,7 @@ gen-dub-part-failed =
     Nothing was charged: the { $price } credits reserved for it are back on your balance.
 # $size: the file's size in MB; $limit: the largest file taken as a link, in MB
 cv-dub-upload-too-big = This file is { $size } MB; Telegram lets bots download at most 20 MB. Send an https link to it instead (files up to { $limit } MB).
+# $price: the credits returned
+dub-source-uncut =
+    Files longer than 5 minutes cannot be dubbed here right now, so this request was not started.
+    The { $price } credits reserved for it are back on your balance. A file of up to 5 minutes works.
