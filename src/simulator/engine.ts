@@ -22,7 +22,7 @@ import {
 import type { OperatorAccount } from "./credits";
 import { download } from "./download";
 import type { FaultState, TaskFault } from "./faults";
-import { dubbingPlan, ffmpegTimeoutMs, runFfmpeg } from "./ffmpeg";
+import { dubbingPlan, dubWithFfmpeg } from "./ffmpeg";
 import { type FileStore, fixture } from "./files";
 import { probeMedia, sniffImage } from "./media-probe";
 import { seededPicture } from "./png";
@@ -306,7 +306,7 @@ export function createEngine(opts: EngineOptions) {
         if (source !== undefined) {
           const plan = dubbingPlan(source.format, w.hasVideo);
           const name = await opts.files.addWritten(plan.ext, plan.contentType, (output) =>
-            runFfmpeg(plan.args(source.path, output), { signal: stop.signal, timeoutMs: ffmpegTimeoutMs }),
+            dubWithFfmpeg(plan.args(source.path, output), { signal: stop.signal }),
           );
           (w.hasVideo ? v.videos : v.audios)?.push(fileUrl(name));
         } else if (w.hasVideo) {

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { runFfmpeg } from "../ffmpeg/run";
 import { onPath } from "../lib/on-path";
 import type { DubbingFormat } from "../media/catalog";
 
@@ -7,46 +7,16 @@ import type { DubbingFormat } from "../media/catalog";
 /** Whether dubbing can use ffmpeg; without it the simulator serves its 2-second fixtures. */
 export const ffmpegAvailable = (): boolean => onPath("ffmpeg");
 
-/** The tail of ffmpeg's stderr kept for an error message: its last lines say what went wrong. */
-const stderrTail = 2000;
-
 /** A 5-minute input takes a few seconds; this only stops a stuck process. */
-export const ffmpegTimeoutMs = 120_000;
+const ffmpegTimeoutMs = 120_000;
 
-/** Runs ffmpeg with these arguments (no shell); rejects with the end of its stderr when it fails. */
-export function runFfmpeg(
-  args: readonly string[],
-  o: { signal: AbortSignal; timeoutMs: number },
-): Promise<void> {
-  const timeout = AbortSignal.timeout(o.timeoutMs);
-  return new Promise((resolve, reject) => {
-    let stderr = "";
-    let settled = false;
-    const settle = (error?: Error) => {
-      if (settled) return;
-      settled = true;
-      if (error) reject(error);
-      else resolve();
-    };
-    const child = spawn("ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-y", ...args], {
-      stdio: ["ignore", "ignore", "pipe"],
-      signal: AbortSignal.any([o.signal, timeout]),
-      killSignal: "SIGKILL",
-    });
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
-      stderr = (stderr + chunk).slice(-stderrTail);
-    });
-    child.once("error", (e) => {
-      // an abort kills the process: wait for it to be gone before answering
-      if (!timeout.aborted && !o.signal.aborted) settle(new Error(`cannot run ffmpeg: ${e.message}`));
-    });
-    child.once("close", (code, signal) => {
-      if (code === 0) settle();
-      else if (timeout.aborted) settle(new Error(`ffmpeg ran longer than ${o.timeoutMs} ms`));
-      else if (o.signal.aborted) settle(new Error("ffmpeg stopped: the simulator is closing"));
-      else settle(new Error(`ffmpeg exited with ${code ?? signal}: ${stderr.trim() || "no message"}`));
-    });
+/** Runs ffmpeg with these arguments (no shell, src/ffmpeg/run.ts); rejects with the end of its stderr when it fails. */
+export async function dubWithFfmpeg(args: readonly string[], o: { signal: AbortSignal }): Promise<void> {
+  await runFfmpeg({
+    program: "ffmpeg",
+    args: ["-hide_banner", "-nostdin", "-loglevel", "error", "-y", ...args],
+    signal: o.signal,
+    timeoutMs: ffmpegTimeoutMs,
   });
 }
 

@@ -109,16 +109,27 @@ export function createMediaStore(root: string, options: { fetch?: typeof fetch; 
         res.status >= 500 || res.status === 429,
       );
     }
+    const body = res.body;
     const ext = guessExtension(url, res.headers.get("content-type"));
-    const path = `${folder}/${index}.${ext}`;
-    // a name of its own: two copies of one slot at once (a job run again while the first still runs) never share a file
-    const tmp = `${resolve(path)}.${randomUUID()}.part`;
-    try {
-      await pipeline(
-        Readable.fromWeb(res.body as unknown as WebReadableStream),
+    return place(`${folder}/${index}.${ext}`, (tmp) =>
+      pipeline(
+        Readable.fromWeb(body as unknown as WebReadableStream),
         releasingChunks(),
         createWriteStream(tmp),
-      );
+      ),
+    );
+  }
+
+  /**
+   * Writes `path` through `fill` under a temporary name of its own, renamed
+   * into place once complete: two writers of one slot at once (a job run
+   * again while the first still runs) never share a file, and a crash never
+   * leaves a half file that looks complete.
+   */
+  async function place(path: string, fill: (temporaryPath: string) => Promise<void>): Promise<StoredFile> {
+    const tmp = `${resolve(path)}.${randomUUID()}.part`;
+    try {
+      await fill(tmp);
       await rename(tmp, resolve(path));
     } finally {
       await rm(tmp, { force: true });
@@ -220,17 +231,7 @@ export function createMediaStore(root: string, options: { fetch?: typeof fetch; 
     fill: (temporaryPath: string) => Promise<void>,
   ): Promise<StoredFile> {
     await mkdir(resolve(folder), { recursive: true });
-    const path = `${folder}/${slot}.${ext}`;
-    const tmp = `${resolve(path)}.${randomUUID()}.part`;
-    try {
-      await fill(tmp);
-      await rename(tmp, resolve(path));
-    } finally {
-      await rm(tmp, { force: true });
-    }
-    const stored = await existing(path);
-    if (!stored) throw new Error(`stored file disappeared: ${path}`);
-    return stored;
+    return place(`${folder}/${slot}.${ext}`, fill);
   }
 
   /** whether a path names something inside the store (a file or not) */
