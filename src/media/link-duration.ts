@@ -58,7 +58,10 @@ async function durationOf(
       done(null, chunk);
     },
   });
-  response.once("error", (err) => capped.destroy(err));
+  response.on("error", (err) => capped.destroy(err));
+  // what matters reaches `parsing`; once it is done, the connection torn down to stop the
+  // download errors here too (an MP3's length is known from its first frames)
+  capped.on("error", () => undefined);
   response.pipe(capped);
   const declared = Number(response.headers["content-length"]);
   const mimeType = response.headers["content-type"]?.split(";")[0]?.trim();

@@ -1,11 +1,13 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { quote } from "../../src/generations/quote";
+import { isPublicAddress } from "../../src/media/public-address";
 import type { BotMessage, TestUser } from "../../src/playground/telegram";
 import { createPrices, loadPriceTable } from "../../src/pricing/prices";
 import { eventually, generationIn, type Harness, startHarness } from "../support/harness";
+import { type HttpsFiles, serveBytes, startHttpsFiles } from "../support/https-files";
 import { probe, speechLike, videoWithSpeech } from "../support/media-files";
 import { byData, plain, says } from "../support/messages";
 
@@ -27,16 +29,25 @@ const isPanel = (m: BotMessage) => (m.reply_markup?.inline_keyboard.flat() ?? []
 describe("dubbing in parts", () => {
   let h: Harness;
   let dir: string;
+  let files: HttpsFiles;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "msb-dub-parts-"));
     await speechLike(join(dir, "lecture.mp3"), 720);
     await videoWithSpeech(join(dir, "film.mp4"), 420);
-    h = await startHarness({ env: { WELCOME_CREDITS: "0" } });
+    await speechLike(join(dir, "podcast.mp3"), 360);
+    files = await startHttpsFiles();
+    files.route("/podcast.mp3", serveBytes(await readFile(join(dir, "podcast.mp3")), "audio/mpeg"));
+    h = await startHarness({
+      env: { WELCOME_CREDITS: "0" },
+      // the test's HTTPS server: its certificate trusted, 127.0.0.1 taken for a public address
+      linkProbe: { ca: files.ca, allowAddress: (a) => a === "127.0.0.1" || isPublicAddress(a) },
+    });
   }, 120_000);
 
   afterAll(async () => {
     await h?.stop();
+    await files?.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -81,6 +92,26 @@ describe("dubbing in parts", () => {
     expect(done.charged).toBe(quoted);
     expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: 500 - quoted, held: 0 });
     expect(await h.runtime.ledger.audit({ userId: user.id })).toEqual([]);
+  }, 180_000);
+
+  test("a 6-minute https link is read for its length, priced in 2 parts, downloaded once and dubbed into one file", async () => {
+    const user = h.tg.user({ language: "en", started: true });
+    const { g } = await dub(
+      user,
+      () => user.send(`${files.url}/podcast.mp3`),
+      "Length: 6 min 0 s, dubbed in 2 parts",
+    );
+    // a link's length is read to the fraction (an MP3's frames make it 360.07 s: 5 + 2 minutes)
+    const source = await probe(join(dir, "podcast.mp3"));
+    expect(g.price).toBe(priceOf(source.seconds));
+    const result = await user.waitFor((m) => m.audio !== undefined, { timeoutMs: 120_000 });
+    const joined = await received(result.audio!.file_id, "podcast-dubbed.mp3");
+    expect(Math.abs(joined.seconds - source.seconds)).toBeLessThan(1);
+    const done = await generationIn(h, user.id, "delivered");
+    expect(tasksOf(g.id)).toHaveLength(2);
+    // the service got our parts, never the user's link
+    expect(tasksOf(g.id).every((t) => !JSON.stringify(t).includes("podcast.mp3"))).toBe(true);
+    expect(done.charged).toBe(priceOf(source.seconds));
   }, 180_000);
 
   test("a 7-minute video is dubbed in 2 parts and arrives as one video with its picture, of its length", async () => {

@@ -1,4 +1,6 @@
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -23,6 +25,7 @@ import { parsePayload } from "../../src/payments/packs";
 import type { TestUser } from "../../src/playground/telegram";
 import { createPrices, loadPriceTable } from "../../src/pricing/prices";
 import { eventually, type Harness, redisUrl, startedUser, startHarness } from "../support/harness";
+import { probe, speechLike } from "../support/media-files";
 import { appClient } from "../support/miniapp";
 
 const WELCOME = 100;
@@ -295,6 +298,41 @@ describe("the Mini App's API", () => {
       available: WELCOME - (g.charged ?? Number.NaN),
       held: 0,
     });
+  });
+
+  test("a 7-minute sound uploaded for dubbing is priced as its parts' sum and comes back as one audio of its length", async () => {
+    const user = await startedUser(h);
+    const app = appClient(h, user);
+    const dir = await mkdtemp(join(tmpdir(), "msb-app-dub-"));
+    const path = join(dir, "lecture.mp3");
+    await speechLike(path, 420);
+    const form = new FormData();
+    form.set("file", new Blob([new Uint8Array(await readFile(path))], { type: "audio/mpeg" }), "lecture.mp3");
+    const uploaded = await app.upload<UploadResponse>("/uploads", form);
+    expect(uploaded.status).toBe(200);
+    const source = { kind: "upload", id: uploaded.body.input.id } as const;
+    const prices = createPrices(loadPriceTable(h.config.pricesFile));
+    // the app measures the upload itself (rounded up to the second), as the chat takes Telegram's length
+    expect(uploaded.body.durationSeconds).toBeGreaterThanOrEqual(420);
+    const parts = quote(prices, { operation: "dub", durationSeconds: uploaded.body.durationSeconds });
+    if (!parts.ok) throw new Error("no dubbing price in the default table");
+    const quoted = await app.post<QuoteResponse>("/quote", { request: { operation: "dub", source } });
+    expect(quoted.body.credits).toBe(parts.credits);
+    const made = await app.post<GenerateResponse>("/generate", {
+      key: "dub-long-upload-1",
+      request: { operation: "dub", source, targetLanguage: "de" },
+    });
+    expect(made.status).toBe(200);
+    const dubbed = await user.waitFor((m) => m.audio !== undefined, { timeoutMs: 60_000 });
+    await writeFile(join(dir, "dubbed.mp3"), h.tg.fileBytes(dubbed.audio!.file_id));
+    expect(Math.abs((await probe(join(dir, "dubbed.mp3"))).seconds - 420)).toBeLessThan(1);
+    const g = await eventually(async () => {
+      const row = await h.runtime.generations.get(made.body.id);
+      return row?.state === "delivered" ? row : undefined;
+    });
+    expect(g.partsTotal).toBe(2);
+    expect(g.charged).toBe(parts.credits);
+    await rm(dir, { recursive: true, force: true });
   });
 
   test("credits: balance, held and the latest movements; Buy gives an invoice link with /buy's payload and price", async () => {
