@@ -29,6 +29,12 @@ describe("the test files a change touched", () => {
       "test/unit/c.test.ts",
     ]);
     expect(touchedTests(["test/support/inline.ts", "src/main.ts"], graph)).toEqual(["test/e2e/b.test.ts"]);
+    // the files the change wrote first: CI runs them alone before the rest, within its budget
+    expect(touchedTests(["test/support/db.ts", "test/unit/d.test.ts"], graph)).toEqual([
+      "test/unit/d.test.ts",
+      "test/e2e/a.test.ts",
+      "test/unit/c.test.ts",
+    ]);
   });
 
   test("a file the change deleted, or one outside test/, runs nothing; an import circle ends", () => {
