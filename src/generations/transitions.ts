@@ -121,7 +121,8 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
   /** `serviceCredits`: what the service billed all the same (the parts of a dub it did dub) */
   const fail = (id: string, error: Record<string, unknown>, extra?: { serviceCredits?: number }) =>
     endWithRelease(id, ["queued", "submitting", "pending"], "failed", error, extra);
-  const expire = (id: string) => endWithRelease(id, ["pending"], "expired", { reason: "deadline" });
+  const expire = (id: string, extra?: { serviceCredits?: number }) =>
+    endWithRelease(id, ["pending"], "expired", { reason: "deadline" }, extra);
 
   async function cancel(id: string, userId: number): Promise<Generation | null> {
     const g = await get(id);

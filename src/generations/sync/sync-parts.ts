@@ -108,7 +108,10 @@ export async function syncParts(
   if (parts.length > 0 && parts.every((p) => p.state === "completed")) return finish(current, parts, deps);
   if (current.partsDone !== g.partsDone || polls === 0) await showProgress(current, deps);
   if (current.deadlineAt && deps.clock.now() > current.deadlineAt.getTime()) {
-    const expired = await deps.generations.expire(g.id);
+    // the parts the service dubbed were billed all the same
+    const expired = await deps.generations.expire(g.id, {
+      serviceCredits: billed(parts.filter((p) => p.state === "completed")),
+    });
     if (expired) await deps.queues.deliver(g.id);
     return { kind: "expired" };
   }
