@@ -39,14 +39,14 @@ describe("the playground: sent without a command", () => {
     for (const page of pages.splice(0)) await page.close();
   });
 
-  async function openAs(name: string): Promise<ChatPage> {
+  async function openAs(name: string, greeting: RegExp = /credits/): Promise<ChatPage> {
     const page: Page = await browser.context.newPage();
     pages.push(page);
     await page.goto(playground.url);
     const chat = new ChatPage(page);
     await chat.switchUser(name);
     await chat.type("/start");
-    await chat.waitForBot(/credits/);
+    await chat.waitForBot(greeting);
     return chat;
   }
 
@@ -103,5 +103,17 @@ describe("the playground: sent without a command", () => {
     await chat.press(/^✅ Confirm/);
     const photo = await chat.waitForPhoto(before);
     await expect.poll(() => photo.textContent()).toContain("a picture of a dog");
+  });
+
+  test("Persian: the offer for a typed sentence is in Persian, drawn right to left", async () => {
+    const chat = await openAs("Sara", /اعتبار هدیه/);
+    await chat.type("یک گربه روی مبل قرمز");
+    const offer = await chat.waitForBot("از این متن تصویری بسازم؟");
+    expect(await chat.directionOf(offer.locator(".text").first())).toBe("rtl");
+    await chat
+      .botMessage("از این متن تصویری بسازم؟")
+      .getByRole("button", { name: "🎨 تصویر بساز" })
+      .waitFor();
+    await shot(chat, "offer-text-fa");
   });
 });
