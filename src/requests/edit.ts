@@ -107,13 +107,8 @@ export function editConversation(deps: ConversationDeps) {
         step = prompt === undefined ? "prompt" : "panel";
       }
       if (step === "prompt") {
-        const asked = await askPrompt(
-          screen,
-          t(seed.reference ? "cv-ask-prompt-reference" : "cv-ask-prompt-edit"),
-          {
-            back: true,
-          },
-        );
+        const question = t(seed.reference ? "cv-ask-prompt-reference" : "cv-ask-prompt-edit");
+        const asked = await askPrompt(screen, question, { back: true });
         if (asked.kind === "cancel") return screen.close(t("cv-cancelled"));
         if (asked.kind === "back") {
           step = "photos";
