@@ -7,7 +7,7 @@ import { isDubbingLanguage } from "../media/catalog";
  * written by an older release still parse). Inputs from Telegram are kept as
  * file ids; they become signed URLs of our file proxy only when submitted.
  */
-const inputRef = z.discriminatedUnion("kind", [
+export const inputRef = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("telegram"),
     fileId: z.string().min(1),

@@ -30,6 +30,11 @@ export interface EditSeed extends SeedBase {
    * their price like any other, but not remembered as the user's choice
    */
   preset?: { model: string; imageSize: string; resolution?: string; numImages: number };
+  /**
+   * the pictures guide a new one (a sent photo's "use as a reference"): the
+   * question asks what to make, and the ratio is the user's, not the photo's
+   */
+  reference?: boolean;
 }
 
 /** The proportions of the picture to edit, when known: an edit keeps them. */
@@ -64,14 +69,14 @@ export function editConversation(deps: ConversationDeps) {
     const startOptions = (picture: PhotoInput | undefined): ImageOptions => {
       if (seed.params) return imageOptionsFrom(seed.params);
       if (seed.preset) return imageOptionsFrom(seed.preset);
-      const ratio = ratioOf(seed, picture);
-      const base = remembered ?? defaultImageOptions(picture);
+      const ratio = seed.reference ? undefined : ratioOf(seed, picture);
+      const base = remembered ?? defaultImageOptions(seed.reference ? undefined : picture);
       return ratio ? { ...base, imageSize: ratio } : base;
     };
     const spec: PanelSpec<EditRequest> = {
       summary: (s, price) =>
         [
-          t("cv-title-edit"),
+          t(seed.reference ? "cv-title-reference" : "cv-title-edit"),
           t("cv-line-photos", { value: s.images.length }),
           // a 4K version's prompt is ours (in English), not a description the user gave
           s.prompt === upscalePrompt
@@ -102,7 +107,8 @@ export function editConversation(deps: ConversationDeps) {
         step = prompt === undefined ? "prompt" : "panel";
       }
       if (step === "prompt") {
-        const asked = await askPrompt(screen, t("cv-ask-prompt-edit"), { back: true });
+        const question = t(seed.reference ? "cv-ask-prompt-reference" : "cv-ask-prompt-edit");
+        const asked = await askPrompt(screen, question, { back: true });
         if (asked.kind === "cancel") return screen.close(t("cv-cancelled"));
         if (asked.kind === "back") {
           step = "photos";

@@ -51,7 +51,7 @@ type Seed = ImageSeed | EditSeed | VideoSeed | DubSeed;
 const conversationIdleMs = 24 * 60 * 60 * 1000;
 
 /** A new request always starts clean: whatever conversation was open is left. */
-async function start(ctx: BotContext, operation: Operation, seed: Seed): Promise<void> {
+export async function start(ctx: BotContext, operation: Operation, seed: Seed): Promise<void> {
   await ctx.conversation.exitAll();
   await ctx.conversation.enter(operation, seed);
 }

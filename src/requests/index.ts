@@ -4,3 +4,5 @@
  */
 export { cancelFeature } from "./cancel";
 export { captionCommand, requestCommands, requestFeatures } from "./feature";
+export { sentOffersFeature } from "./sent-offers";
+export { createSentStore } from "./sent-store";

@@ -13,7 +13,13 @@ import { type LinkProbeOptions, linkDurationProbe } from "../media/link-duration
 import { buyFeature, checkoutFeature, paymentCommands, refundedPaymentFeature } from "../payments";
 import { createPreferences, settingsCommands, settingsFeature } from "../preferences";
 import { inviteFeature, referralCommands } from "../referrals";
-import { cancelFeature, requestCommands, requestFeatures } from "../requests";
+import {
+  cancelFeature,
+  createSentStore,
+  requestCommands,
+  requestFeatures,
+  sentOffersFeature,
+} from "../requests";
 import type { Services } from "./services";
 
 /** The features' commands in the menu (each has a `cmd-<name>` locale key), besides everyone's. */
@@ -95,6 +101,14 @@ export function telegramBot(
         buyFeature({ packs: config.creditPacks, sandbox: config.sandbox, ledger }),
         inviteFeature({ db, config, users }),
         adminFeature({ db, ledger, users, generations, payments: s.payments, adminIds: config.adminIds }),
+        // last: what a private chat sends without a command, once no feature and no conversation took it
+        sentOffersFeature({
+          sent: createSentStore({ redis, prefix: config.redis.prefix }),
+          prices,
+          ledger,
+          preferences,
+          dubRules: dubInputRules(config),
+        }),
       ],
     },
   );

@@ -100,6 +100,28 @@ const inlineOfferId = z.string().regex(/^[A-Za-z0-9_-]{1,20}$/);
 /** On a message placed in inline mode: Confirm the offer (only its placer may). */
 export const inlineConfirmData = callbackKind("il:", inlineOfferId, (id) => id);
 
+/** What a button under an offer for something sent without a command does with it. */
+export type SentOfferAction = "edit" | "reference" | "dub" | "image";
+const sentOfferActions = { e: "edit", r: "reference", d: "dub", i: "image" } as const;
+/** Under an offer for a photo, file or text sent without a command: the action, and the sent message's id (its record). */
+export interface SentOfferPress {
+  action: SentOfferAction;
+  messageId: number;
+}
+const sentOfferPress: z.ZodType<SentOfferPress> = z
+  .string()
+  .regex(/^[edri]:[1-9][0-9]{0,14}$/)
+  .transform((s) => ({
+    action: sentOfferActions[s.slice(0, 1) as keyof typeof sentOfferActions],
+    messageId: Number(s.slice(2)),
+  }));
+/** `so:<first letter of the action>:<message id>` */
+export const sentOfferData = callbackKind(
+  "so:",
+  sentOfferPress,
+  (p) => `${p.action.slice(0, 1)}:${p.messageId}`,
+);
+
 /** "💳 Buy credits" (where credits ran short): show the packs. */
 export const buyMenuData = callbackKind("bm:", z.literal("packs"), () => "packs");
 /** In the packs list: send the invoice of this pack. */

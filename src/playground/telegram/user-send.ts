@@ -39,7 +39,7 @@ export interface FileSpec {
   performer?: string;
 }
 
-type FileKind = "document" | "audio" | "video" | "voice";
+type FileKind = "document" | "audio" | "video" | "voice" | "video_note";
 
 type Where = SendOptions & { in?: GroupChat };
 
@@ -91,6 +91,7 @@ const fileDefaults = {
   audio: ["audio.mp3", "audio/mpeg"],
   video: ["video.mp4", "video/mp4"],
   voice: ["voice.ogg", "audio/ogg"],
+  video_note: ["video_note.mp4", "video/mp4"],
 } as const;
 
 export async function sendFile(
@@ -145,9 +146,12 @@ export async function sendFile(
     },
     video: { video: { ...named, duration, width: spec.width ?? 1280, height: spec.height ?? 720 } },
     voice: { voice: { ...base, duration, mime_type: mime } },
+    // a round video: no name or MIME type, one side's length
+    video_note: { video_note: { ...base, duration, length: spec.width ?? 384 } },
   }[kind];
   const content: Record<string, unknown> = { ...body };
-  if (spec.caption !== undefined && kind !== "voice") Object.assign(content, captionContent(spec.caption));
+  if (spec.caption !== undefined && kind !== "voice" && kind !== "video_note")
+    Object.assign(content, captionContent(spec.caption));
   return post(user, options.in?.state ?? user.chat, content, options);
 }
 

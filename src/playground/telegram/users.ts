@@ -88,6 +88,11 @@ export class TestUser {
     return sending.sendFile(this.state, "voice", file, options);
   }
 
+  /** A round video message (no caption, no file name). */
+  async sendVideoNote(file: sending.FileSpec, options: Where = {}): Promise<Message> {
+    return sending.sendFile(this.state, "video_note", file, options);
+  }
+
   /**
    * Types an inline query (@bot query) and returns its id. `chatType`: the
    * chat it is typed in, as Telegram reports it ("sender": the private chat with the bot).
