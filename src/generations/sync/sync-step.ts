@@ -149,6 +149,12 @@ export const syncJob: JobKind<SyncJobData> = {
 
 export interface SyncJobDeps extends SyncDeps {
   hints: SyncHints;
+  /**
+   * After each poll that found it still running: the status shown again, so its
+   * wait line (how long it usually takes, how long it has been) stays current.
+   * It changes at most about once a minute; an unchanged text is not edited.
+   */
+  onWaiting?(generationId: string): Promise<void>;
 }
 
 /** Runs `syncGeneration`; a poll again waits, unless a webhook left a hint meanwhile. */
@@ -157,6 +163,12 @@ export function syncJobHandler(deps: SyncJobDeps): JobHandler {
     const hinted = await deps.hints.take(data.gid);
     const outcome = await syncGeneration(data.gid, data.polls, deps, data.adopt ?? hinted?.adopt);
     if (outcome.kind !== "poll-again") return { kind: "done", outcome: outcome.kind };
+    await deps.onWaiting?.(data.gid).catch((err: unknown) => {
+      deps.logger.info(
+        { err: err instanceof Error ? err.message : String(err), generationId: data.gid },
+        "waiting status not shown",
+      );
+    });
     // a webhook that came while we were looking: look again now instead of sleeping
     const fresh = await deps.hints.take(data.gid);
     const next: SyncJobData = {
