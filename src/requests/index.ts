@@ -4,3 +4,4 @@
  */
 export { cancelFeature } from "./cancel";
 export { captionCommand, requestCommands, requestFeatures } from "./feature";
+export { requestsHelp } from "./help";

@@ -8,12 +8,12 @@ import { broadcastFeature } from "../broadcasts";
 import { dubInputRules } from "../generations/inputs";
 import { groupFeatures } from "../groups";
 import { countFloodWaits } from "../http/instrument";
-import { createInlineOffers, inlineFeature } from "../inline";
+import { createInlineOffers, inlineFeature, inlineHelp } from "../inline";
 import { type LinkProbeOptions, linkDurationProbe } from "../media/link-duration";
 import { buyFeature, checkoutFeature, paymentCommands, refundedPaymentFeature } from "../payments";
 import { createPreferences, settingsCommands, settingsFeature } from "../preferences";
 import { inviteFeature, referralCommands } from "../referrals";
-import { cancelFeature, requestCommands, requestFeatures } from "../requests";
+import { cancelFeature, requestCommands, requestFeatures, requestsHelp } from "../requests";
 import type { Services } from "./services";
 
 /** The features' commands in the menu (each has a `cmd-<name>` locale key), besides everyone's. */
@@ -47,6 +47,7 @@ export function telegramBot(
       inFlight,
       journal,
       menuCommands,
+      helpSections: [requestsHelp({ prices, dubRules: dubInputRules(config) }), inlineHelp],
       ...(botInfo ? { botInfo } : {}),
       features: [
         {

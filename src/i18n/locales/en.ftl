@@ -25,24 +25,10 @@ start-welcome-back =
 
     Send /help to see what I can do.
 
+# /help's first paragraph; the commands (from the chat's menu), limits, prices, inline mode and the Gallery follow (bot/features/help.ts)
 help =
-    I make AI media for you:
-    • images from a description
-    • edits of your photos
-    • short videos
-    • dubbing of audio and video into another language
-
-    Each job has a price in credits, shown before you confirm it.
-
-    /image — make a picture from a description
-    /edit — change a photo (or send a photo with the caption /edit)
-    /video — make a short video
-    /dub — dub an audio or video file into another language
-    /history — your recent requests
-    /balance — your credits
-    /language — change the language
-    /cancel — cancel what is in progress
-    /help — this message
+    I make AI media for you: pictures from a description, edits of your photos, short videos, and dubbing of audio and video into another language.
+    Each request's price in credits is shown before you confirm it.
 
 # $available: credits free to spend; $held: credits reserved for requests still running
 balance =

@@ -25,24 +25,10 @@ start-welcome-back =
 
     برای دیدن کارهایی که انجام می‌دهم /help را بفرستید.
 
+# /help's first paragraph; the commands (from the chat's menu), limits, prices, inline mode and the Gallery follow (bot/features/help.ts)
 help =
-    برای شما با هوش مصنوعی می‌سازم:
-    • تصویر از روی توضیح
-    • ویرایش عکس‌های شما
-    • ویدیوی کوتاه
-    • دوبله صدا و ویدیو به زبانی دیگر
-
-    هزینه هر کار به اعتبار است و پیش از تأیید به شما نشان داده می‌شود.
-
-    /image — ساخت تصویر از روی توضیح
-    /edit — ویرایش یک عکس (یا عکسی با کپشن ‎/edit بفرستید)
-    /video — ساخت ویدیوی کوتاه
-    /dub — دوبله فایل صوتی یا ویدیویی به زبانی دیگر
-    /history — درخواست‌های اخیر شما
-    /balance — موجودی اعتبار
-    /language — تغییر زبان
-    /cancel — لغو کار در جریان
-    /help — همین راهنما
+    برای شما با هوش مصنوعی می‌سازم: تصویر از روی توضیح، ویرایش عکس‌های شما، ویدیوی کوتاه، و دوبله صدا و ویدیو به زبانی دیگر.
+    هزینه هر درخواست به اعتبار است و پیش از تأیید به شما نشان داده می‌شود.
 
 # $available: credits free to spend; $held: credits reserved for requests still running
 balance =
