@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
-import { pollIntervalMs } from "../../media/catalog";
+import { isDubbingLanguage, pollIntervalMs } from "../../media/catalog";
 import type { MediaClient } from "../../media/client";
 import { MediaServiceError } from "../../media/errors";
 import { classifyTask } from "../../media/task-status";
@@ -70,10 +70,14 @@ export async function syncGeneration(
   const outcome = classifyTask(task);
   switch (outcome.outcome) {
     case "succeeded": {
+      const detected = g.operation === "dub" ? detectedLanguage(task) : undefined;
       const done = await generations.complete(
         id,
         { images: outcome.images, videos: outcome.videos, audios: outcome.audios },
-        { serviceCredits: task.credits_reserved ?? null },
+        {
+          serviceCredits: task.credits_reserved ?? null,
+          ...(detected ? { detectedLanguage: detected } : {}),
+        },
       );
       if (!done) return { kind: "nothing-to-do" };
       const completedAt = task.completed_at ? Date.parse(task.completed_at) : Number.NaN;
@@ -98,6 +102,16 @@ export async function syncGeneration(
     if (expired) await deps.queues.deliver(id);
     return { kind: "expired" };
   }
+}
+
+/**
+ * The language a dub's service task says it heard: its `source_language` when
+ * that names one of the dubbing languages (the document shows only the echo of
+ * the request, `auto`, so usually there is none).
+ */
+function detectedLanguage(task: Awaited<ReturnType<MediaClient["getTask"]>>): string | undefined {
+  const said = (task as Record<string, unknown>).source_language;
+  return typeof said === "string" && isDubbingLanguage(said) ? said : undefined;
 }
 
 /** Adopts a task a webhook named for this gid, after checking with the service that it carries our gid. */

@@ -149,6 +149,7 @@ cv-ask-media =
     Up to { $minutes } minutes (longer than 5, it is dubbed in parts and joined). Files over { $upload } MB: send a link (up to { $limit } MB).
 
 cv-prompt-empty = The description is empty. Please write what you want.
+cv-prompt-no-words = A description needs words: punctuation alone says nothing I can make. Please write what you want, for example “a red lighthouse at dusk”.
 # $length: characters sent; $max: the most accepted
 cv-prompt-too-long = This description has { $length } characters; at most { $max } fit. Please shorten it.
 cv-prompt-not-text = Please write the description as a text message.
@@ -209,7 +210,10 @@ cv-choice-price = { $label } · { $price } cr
 cv-btn-model = 🧠 { $value }
 cv-btn-aspect = 📐 { $value }
 cv-btn-resolution = 🖥 { $value }
-cv-btn-count = 🔢 { $value } images
+cv-btn-count = { $value ->
+    [one] 🔢 1 image
+   *[other] 🔢 { $value } images
+}
 cv-btn-duration = ⏱ { $value } s
 cv-btn-audio = 🔊 Sound: { $value }
 cv-btn-web = 🌐 Web search: { $value }
