@@ -8,7 +8,7 @@ import { refreshChosenMenus, retryAdminMenus } from "./commands";
 import type { BotContext, BotDeps } from "./context";
 import { conversationsPlugin } from "./conversations/plugin";
 import { fallbackFeature } from "./features/fallback";
-import { helpFeature } from "./features/help";
+import { type HelpSection, helpFeature } from "./features/help";
 import { languageFeature } from "./features/language";
 import { membershipFeature } from "./features/membership";
 import { chatMenuButtons } from "./menu-button";
@@ -52,6 +52,8 @@ export interface CreateBotOptions {
    * the features from whoever chose a language)
    */
   menuCommands: readonly string[];
+  /** the features' paragraphs of /help (limits and prices, inline mode), after the menu's commands */
+  helpSections?: readonly HelpSection[];
 }
 
 /** Where in the bot's chain a feature's composer runs. */
@@ -153,7 +155,11 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   guarded.use(refreshChosenMenus(menus));
   guarded.use(chatMenuButtons(deps.config.miniAppUrl));
 
-  guarded.use(helpFeature, languageFeature(deps, menus), membershipFeature(deps));
+  guarded.use(
+    helpFeature(menus, options.helpSections ?? []),
+    languageFeature(deps, menus),
+    membershipFeature(deps),
+  );
   for (const feature of at("feature")) guarded.use(feature);
   guarded.use(fallbackFeature);
 

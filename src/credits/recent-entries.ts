@@ -1,6 +1,6 @@
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
-import { type EntryKind, ledgerEntries } from "../db/schema";
+import { type EntryKind, generations, holds, ledgerEntries } from "../db/schema";
 import { purchaseRefundKey } from "./entry-keys";
 import type { EntryLabel } from "./entry-labels";
 
@@ -11,6 +11,15 @@ export interface EntryView {
   /** a charge that returned part of its hold: what came back */
   back: number;
   at: Date;
+  /** the request a hold, charge, release or refund was for, when it is known */
+  request?: EntryRequest;
+}
+
+/** The request behind an entry: which generation, of what kind, asking for what (its stored params). */
+export interface EntryRequest {
+  id: string;
+  operation: string;
+  params: Record<string, unknown>;
 }
 
 interface EntryRow {
@@ -19,6 +28,7 @@ interface EntryRow {
   deltaAvailable: number;
   deltaHeld: number;
   createdAt: Date;
+  request?: EntryRequest | null;
 }
 
 const purchaseRefundPrefix = purchaseRefundKey("");
@@ -35,6 +45,7 @@ export function describeEntry(e: EntryRow): EntryView {
     amount: Math.abs(amount),
     back,
     at: e.createdAt,
+    ...(e.request ? { request: e.request } : {}),
   });
   switch (e.kind) {
     case "grant":
@@ -60,9 +71,15 @@ export function describeEntry(e: EntryRow): EntryView {
   }
 }
 
-/** The user's latest ledger entries as recorded, newest first (an admin's /user shows them so). */
+/** A generation's hold key is `gen-<its id>` (generations/create.ts): its id, found by primary key; null for any other hold. */
+const generationOfHold = sql`case when ${holds.key} ~ '^gen-[0-9a-f-]{36}$' then substring(${holds.key} from 5)::uuid end`;
+
+/**
+ * The user's latest ledger entries as recorded, newest first (an admin's /user
+ * shows them so), each with the request its hold was for, when there is one.
+ */
 export async function latestEntries(ex: Executor, userId: number, limit: number) {
-  return ex
+  const rows = await ex
     .select({
       kind: ledgerEntries.kind,
       key: ledgerEntries.key,
@@ -70,11 +87,20 @@ export async function latestEntries(ex: Executor, userId: number, limit: number)
       deltaHeld: ledgerEntries.deltaHeld,
       note: ledgerEntries.note,
       createdAt: ledgerEntries.createdAt,
+      requestId: generations.id,
+      operation: generations.operation,
+      params: generations.params,
     })
     .from(ledgerEntries)
+    .leftJoin(holds, eq(holds.id, ledgerEntries.holdId))
+    .leftJoin(generations, eq(generations.id, generationOfHold))
     .where(eq(ledgerEntries.userId, userId))
     .orderBy(desc(ledgerEntries.id))
     .limit(limit);
+  return rows.map(({ requestId, operation, params, ...entry }) => ({
+    ...entry,
+    request: requestId && operation && params ? { id: requestId, operation, params } : null,
+  }));
 }
 
 /** The user's latest ledger entries as the user reads them, newest first. */

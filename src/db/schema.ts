@@ -196,6 +196,10 @@ export const generations = pgTable(
     uniqueIndex("generations_task_id_uq").on(t.taskId),
     index("generations_state_idx").on(t.state),
     index("generations_user_idx").on(t.userId, t.createdAt),
+    // the latest completions of one operation and model, newest first: how long such a request usually takes
+    index("generations_usual_duration_idx")
+      .on(t.operation, sql`(${t.params}->>'model')`, t.finishedAt)
+      .where(sql`${t.charged} IS NOT NULL AND NOT ${t.late}`),
     check("generations_price_nonnegative", sql`${t.price} >= 0`),
   ],
 );

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { generations, users } from "../db/schema";
 import type { GenerationsContext } from "./context";
 import { generationParams } from "./params";
+import { promptHasWords } from "./prompt-rule";
 import { quote } from "./quote";
 import type { CreateInput, CreateResult } from "./types";
 
@@ -21,6 +22,8 @@ export function generationCreation(ctx: GenerationsContext) {
     if (!parsed.success)
       return { ok: false, reason: "invalid", message: parsed.error.issues[0]?.message ?? "invalid" };
     const params = parsed.data;
+    if (params.operation !== "dub" && !promptHasWords(params.prompt))
+      return { ok: false, reason: "invalid", message: "the prompt has no letter or digit" };
     // a request made already is found whatever the price table says now (a second tap after a price change)
     const existing = await db.select().from(generations).where(eq(generations.requestKey, input.key));
     if (existing[0]) return { ok: true, generation: existing[0], created: false };

@@ -62,6 +62,8 @@ const dubParams = z.object({
   /** from Telegram, or read from a link's first bytes; unknown: priced at the 5-minute maximum */
   durationSeconds: z.number().nonnegative().optional(),
   kind: z.enum(["audio", "video"]).optional(),
+  /** "auto": the language the service said it heard, when it said one (set at completion) */
+  detectedLanguage: z.string().optional(),
 });
 
 export const generationParams = z.discriminatedUnion("operation", [
@@ -83,7 +85,7 @@ export const upscalePrompt =
   "Only raise its resolution to 4K, sharpening edges and adding fine detail, without changing anything.";
 
 /** Text in the user's language (`ctx.t`, or a worker's translator bound to the user's language). */
-type Words = (key: string) => string;
+type Words = (key: string, vars?: Record<string, string | number>) => string;
 
 /** A dubbing language's name in the user's language ("auto": detected); a code the catalog lacks as it is. */
 export function dubLanguageName(t: Words, code: string): string {
@@ -99,7 +101,12 @@ export function describeParams(p: GenerationParams, t: Words): string {
     case "image":
     case "video":
       return p.prompt;
-    case "dub":
-      return `${dubLanguageName(t, p.sourceLanguage)} → ${dubLanguageName(t, p.targetLanguage)}`;
+    case "dub": {
+      const target = dubLanguageName(t, p.targetLanguage);
+      const source = p.sourceLanguage === "auto" ? p.detectedLanguage : p.sourceLanguage;
+      // detected, but not said which: "Dubbed into Spanish", never "Detect automatically → Spanish"
+      if (!source) return t("dub-description-into", { target });
+      return `${dubLanguageName(t, source)} → ${target}`;
+    }
   }
 }

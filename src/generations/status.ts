@@ -5,12 +5,49 @@ import { editInlineText } from "../telegram/edit-inline";
 import { isTelegramFailure } from "../telegram/telegram-error";
 import type { Generations } from "./service";
 import type { Generation } from "./types";
+import type { UsualDuration, Wait } from "./usual-durations";
 
 export interface StatusView {
   text: string;
 }
 
 type StatusRow = (g: Generation, t: TranslateFor) => StatusView;
+
+/** A duration as the status says it: whole seconds up to 10, then fives, then whole minutes. */
+function durationText(seconds: number, say: (key: string, vars: { n: number }) => string): string {
+  const fives = Math.round(seconds / 5) * 5;
+  if (seconds < 10) return say("wait-seconds", { n: Math.max(1, Math.round(seconds)) });
+  if (fives < 60) return say("wait-seconds", { n: fives });
+  return say("wait-minutes", { n: Math.max(1, Math.round(seconds / 60)) });
+}
+
+/**
+ * The line under a waiting status: how long such a request usually takes and,
+ * from the first minute on, how long this one has been. It changes at most once
+ * a minute (and when the estimate moves), so the edits it costs stay well
+ * within Telegram's limits. Undefined when there is nothing to say yet.
+ */
+export function waitLine(wait: Wait, say: (key: string, vars?: Record<string, string | number>) => string) {
+  const usual = usualText(wait.usual, say);
+  const minutes = Math.floor(wait.elapsedSeconds / 60);
+  const elapsed =
+    minutes >= 1 ? say("wait-elapsed", { duration: say("wait-minutes", { n: minutes }) }) : undefined;
+  const parts = [usual, elapsed].filter((p): p is string => p !== undefined);
+  return parts.length > 0 ? `⏱ ${parts.join(" ")}` : undefined;
+}
+
+function usualText(
+  usual: UsualDuration | undefined,
+  say: (key: string, vars?: Record<string, string | number>) => string,
+): string | undefined {
+  if (!usual) return undefined;
+  if (usual.source === "document")
+    return say("wait-usual-range", { from: durationText(usual.fromSeconds, say) });
+  return say("wait-usual", { duration: durationText(usual.seconds, say) });
+}
+
+/** A waiting state's text with its wait line under it, when there is one. */
+const withWait = (text: string, line: string | undefined): string => (line ? `${text}\n${line}` : text);
 
 const say =
   (key: string): StatusRow =>
@@ -105,18 +142,31 @@ const statusTable: Record<GenerationState, StatusRow> = {
 /** From this many requests waiting before the user's, the queued status shows their place. */
 const longQueue = 3;
 
-/** The queued status as the user first sees it: with their place when the queue is long. */
-export function queuedText(t: Translate, waitingAhead: number): string {
+/** The queued status as the user first sees it: with their place when the queue is long, and how long such a request usually takes. */
+export function queuedText(t: Translate, waitingAhead: number, usual?: UsualDuration): string {
   const text = t("gen-queued");
-  return waitingAhead < longQueue
-    ? text
-    : `${text}\n${t("cv-queue-position", { position: waitingAhead + 1 })}`;
+  const queued =
+    waitingAhead < longQueue ? text : `${text}\n${t("cv-queue-position", { position: waitingAhead + 1 })}`;
+  return withWait(queued, waitLine({ usual, elapsedSeconds: 0 }, t));
 }
 
-/** What the status says of a generation in `g`'s state. */
-export function statusView(g: Generation, t: TranslateFor): StatusView {
-  return statusTable[g.state](g, t);
+/** The states in which the user waits for the service: their status says how long it usually takes. */
+const waiting: ReadonlySet<GenerationState> = new Set(["queued", "submitting", "pending"]);
+
+/** What the status says of a generation in `g`'s state; `wait`, for a waiting one, adds its wait line. */
+export function statusView(g: Generation, t: TranslateFor, wait?: Wait): StatusView {
+  const view = statusTable[g.state](g, t);
+  if (!wait || !waiting.has(g.state)) return view;
+  return {
+    text: withWait(
+      view.text,
+      waitLine(wait, (key, vars) => t(g.language, key, vars)),
+    ),
+  };
 }
+
+/** What showStatus reads and records of generations; `waitOf` adds the wait line to a waiting status. */
+export type StatusRecords = Pick<Generations, "setStatusShown"> & Partial<Pick<Generations, "waitOf">>;
 
 /** The Telegram calls that show a status: an edit in place, or a new message. */
 export type StatusApi = Pick<Api, "editMessageText" | "sendMessage" | "editMessageTextInline">;
@@ -129,15 +179,16 @@ export type StatusApi = Pick<Api, "editMessageText" | "sendMessage" | "editMessa
  */
 export async function showStatus(
   api: StatusApi,
-  generations: Pick<Generations, "setStatusShown">,
+  generations: StatusRecords,
   g: Generation,
   t: TranslateFor,
 ): Promise<void> {
+  const wait = waiting.has(g.state) ? await generations.waitOf?.(g) : undefined;
   // confirmed in inline mode: the placed message is the status message
   if (g.inlineMessageId)
-    return showInlineStatus(api, generations, { ...g, inlineMessageId: g.inlineMessageId }, t);
+    return showInlineStatus(api, generations, { ...g, inlineMessageId: g.inlineMessageId }, t, wait);
   if (g.chatId === null) return;
-  const { text } = statusView(g, t);
+  const { text } = statusView(g, t, wait);
   if (g.statusShown === text) return;
   if (g.statusMessageId) {
     try {
@@ -170,15 +221,16 @@ export async function showStatus(
  */
 async function showInlineStatus(
   api: StatusApi,
-  generations: Pick<Generations, "setStatusShown">,
+  generations: StatusRecords,
   g: Generation & { inlineMessageId: string },
   t: TranslateFor,
+  wait: Wait | undefined,
 ): Promise<void> {
   if (g.state === "delivered") return;
   const text =
     g.error?.reason === "undeliverable"
       ? t(g.language, "inline-undeliverable", { price: g.charged ?? 0 })
-      : statusView(g, t).text;
+      : statusView(g, t, wait).text;
   if (g.statusShown === text) return;
   await editInlineText(api, g.inlineMessageId, text);
   await generations.setStatusShown(g.id, text);

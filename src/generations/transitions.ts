@@ -154,7 +154,12 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
   async function complete(
     id: string,
     outputs: OutputSet,
-    extra: { serviceCredits?: number | null; measuredParts?: readonly number[] } = {},
+    extra: {
+      serviceCredits?: number | null;
+      measuredParts?: readonly number[];
+      /** a dub from "auto": the language the service said it heard */
+      detectedLanguage?: string;
+    } = {},
   ): Promise<{ generation: Generation; late: boolean } | null> {
     return db.transaction(async (tx) => {
       const g = await get(id, tx);
@@ -169,6 +174,9 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
         outputs: [...outputs.images, ...outputs.videos, ...outputs.audios].map((url) => ({ url })),
         serviceCredits: extra.serviceCredits ?? g.serviceCredits,
         finishedAt: now(),
+        ...(extra.detectedLanguage
+          ? { params: { ...g.params, detectedLanguage: extra.detectedLanguage } }
+          : {}),
       };
       if (g.state === "pending") {
         const amount = settle(prices, paramsOf(g), g.price, got);

@@ -12,7 +12,7 @@ import { canShowInline, startLink } from "./private-chat";
 
 export interface InlineConfirmDeps {
   offers: InlineOffers;
-  generations: Pick<Generations, "create" | "enqueueSubmit" | "setStatusShown">;
+  generations: Pick<Generations, "create" | "enqueueSubmit" | "setStatusShown" | "waitOf">;
   users: Pick<Users, "reachablePrivately">;
   /** INLINE_STORAGE_CHAT_ID: results are uploaded there; unset, to the user's private chat */
   inlineStorageChatId?: number | undefined;

@@ -13,7 +13,10 @@ export interface InlineFeatureDeps {
   prices: Prices;
   preferences: Preferences;
   offers: InlineOffers;
-  generations: Pick<Generations, "create" | "enqueueSubmit" | "setStatusShown" | "deliveredWithFiles">;
+  generations: Pick<
+    Generations,
+    "create" | "enqueueSubmit" | "setStatusShown" | "waitOf" | "deliveredWithFiles"
+  >;
   users: Pick<Users, "reachablePrivately">;
   /** INLINE_STORAGE_CHAT_ID: results are uploaded there; unset, to the user's private chat */
   inlineStorageChatId?: number | undefined;

@@ -294,6 +294,17 @@ export const limits = {
   },
 } as const;
 
+/**
+ * How long a task usually takes, in the document's words: "from `fromSeconds`
+ * to several minutes" (4.1 dubbing: one to several minutes; 4.4 video: 30
+ * seconds to several minutes). Image generation and editing have none: the
+ * document only says to poll every 3 to 5 seconds (see ASSUMPTIONS.md).
+ */
+export const typicalDurations: Readonly<Partial<Record<Operation, { fromSeconds: number }>>> = {
+  video: { fromSeconds: 30 },
+  dub: { fromSeconds: 60 },
+};
+
 /** Where polling starts for an operation (the lower end of the document's interval). */
 export function pollIntervalMs(operation: Operation): number {
   return limits.pollIntervalMs[operation].min;

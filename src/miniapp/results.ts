@@ -49,7 +49,7 @@ async function summaryOf(
     id: g.id,
     operation: g.operation,
     createdAt: g.createdAt.toISOString(),
-    prompt: params ? describeParams(params, (key) => deps.t(language, key)) : "",
+    prompt: params ? describeParams(params, (key, vars) => deps.t(language, key, vars)) : "",
     cost,
     media: mediaOf(await deps.store.outputsOf(g.id), deps.links),
   };

@@ -12,7 +12,7 @@ import type { SubmitOutcome } from "./panel";
 import { type RememberedDeps, rememberConfirmed } from "./remembered";
 
 export interface ConfirmDeps extends RememberedDeps {
-  generations: Pick<Generations, "create" | "enqueueSubmit" | "waitingCount">;
+  generations: Pick<Generations, "create" | "enqueueSubmit" | "waitingCount" | "usualDuration">;
 }
 
 type Created =
@@ -59,7 +59,8 @@ export async function confirmRequest(
     return "stay";
   }
   const ahead = await conversation.external(() => deps.generations.waitingCount());
-  const status = queuedText(t, ahead);
+  const usual = await conversation.external(() => deps.generations.usualDuration(params));
+  const status = queuedText(t, ahead, usual);
   await screen.chatAction("typing");
   const result = await conversation.external(async (outer): Promise<Created> => {
     faultPoint("confirm:before-create");

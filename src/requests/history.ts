@@ -68,7 +68,7 @@ export function historyFeature(deps: HistoryDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
   const describe = (ctx: BotContext) => (g: Generation) => {
     try {
-      return describeParams(deps.generations.paramsOf(g), (key) => ctx.t(key));
+      return describeParams(deps.generations.paramsOf(g), (key, vars) => ctx.t(key, vars));
     } catch {
       return "";
     }

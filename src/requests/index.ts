@@ -4,5 +4,6 @@
  */
 export { cancelFeature } from "./cancel";
 export { captionCommand, requestCommands, requestFeatures } from "./feature";
+export { requestsHelp } from "./help";
 export { sentOffersFeature } from "./sent-offers";
 export { createSentStore } from "./sent-store";

@@ -8,7 +8,7 @@ import { broadcastFeature } from "../broadcasts";
 import { dubInputRules } from "../generations/inputs";
 import { groupFeatures } from "../groups";
 import { countFloodWaits } from "../http/instrument";
-import { createInlineOffers, inlineFeature } from "../inline";
+import { createInlineOffers, inlineFeature, inlineHelp } from "../inline";
 import { type LinkProbeOptions, linkDurationProbe } from "../media/link-duration";
 import { buyFeature, checkoutFeature, paymentCommands, refundedPaymentFeature } from "../payments";
 import { createPreferences, settingsCommands, settingsFeature } from "../preferences";
@@ -18,6 +18,7 @@ import {
   createSentStore,
   requestCommands,
   requestFeatures,
+  requestsHelp,
   sentOffersFeature,
 } from "../requests";
 import type { Services } from "./services";
@@ -53,6 +54,7 @@ export function telegramBot(
       inFlight,
       journal,
       menuCommands,
+      helpSections: [requestsHelp({ prices, dubRules: dubInputRules(config) }), inlineHelp],
       ...(botInfo ? { botInfo } : {}),
       features: [
         {

@@ -96,6 +96,10 @@ export function startWorkerRole(
     maxPollIntervalMs: timing.maxPollIntervalMs,
     queues: gq,
     observeCompletionLag: (seconds) => s.metrics.webhookLag.observe(seconds),
+    onWaiting: async (gid) => {
+      const g = await generations.get(gid);
+      if (g?.state === "pending") await showStatus(api, generations, g, t);
+    },
     parts: {
       generations,
       media: s.media,

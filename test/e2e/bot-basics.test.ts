@@ -151,8 +151,9 @@ describe("bot basics over long polling", () => {
     const hello = await user.waitFor((m) => plain(m.text).includes("سلام Sara"));
     expect(plain(hello.text)).toContain("۲۰ اعتبار هدیه");
     await user.send("/help");
-    const help = await user.waitFor((m) => m.text?.includes("/balance — موجودی اعتبار"));
-    expect(help.text).toContain("/language — تغییر زبان");
+    // each command isolated in the right-to-left text (U+2068 … U+2069), with its menu description
+    const help = await user.waitFor((m) => plain(m.text).includes("/balance — موجودی اعتبار"));
+    expect(help.text).toContain("\u2068/language\u2069 — تغییر زبان");
     expect((await deps.users.get(user.id))?.language).toBe("fa");
   });
 

@@ -68,12 +68,16 @@ describe("credit history end to end", () => {
       expect(account).toEqual({ userId: user.id, available: welcome - g.price, held: 0 });
       expect(text.startsWith(t("balance", { available: account.available, held: 0 }))).toBe(true);
       expect(text).toContain(t("credit-history-title"));
+      // the pair of a request's movements says which request it was: its kind and its words
+      const request = t("credit-request", { operation: t("op-image"), words: "a quiet harbour" });
+      expect(plain(request)).toContain(`${plain(t("op-image"))} `);
+      expect(plain(request)).toContain("a quiet harbour");
       expect(movements(text)).toEqual(
         [
           t("credit-entry-purchase-refund", { amount: 50 }),
           t("credit-entry-purchase", { amount: 50 }),
-          t("credit-entry-charge", { amount: g.price, back: 0 }),
-          t("credit-entry-hold", { amount: g.price }),
+          t("credit-entry-charge", { amount: g.price, back: 0, request }),
+          t("credit-entry-hold", { amount: g.price, request }),
           t("credit-entry-welcome", { amount: welcome }),
         ].map(plain),
       );

@@ -132,7 +132,7 @@ describe("dubbing links priced by their real length", () => {
       timeoutMs: 30_000,
     });
     // the languages by their names in the user's language, not by their codes
-    expect(plain(result.caption)).toContain("Detect automatically → English");
+    expect(plain(result.caption)).toContain("Dubbed into English");
     const done = await generationIn(h, user.id, "delivered");
     expect(done.measuredSeconds).toBe(95);
     expect(done.charged).toBe(credits(95));

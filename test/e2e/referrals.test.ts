@@ -212,10 +212,13 @@ describe("referrals end to end", () => {
       await stranger.waitFor((m) => Boolean(m.text?.startsWith("Hi ")), { after: sent });
       // one chat's updates are handled in order: once /help is answered, /start has said all it will
       const help = await stranger.send("/help");
-      await stranger.waitFor((m) => m.text === en("help"), { after: help });
+      await stranger.waitFor((m) => Boolean(m.text?.startsWith(en("help"))), { after: help });
       expect(await referralOf(stranger)).toBeUndefined();
       const answers = stranger.messages().filter((m) => m.message_id > sent.message_id);
-      expect(answers.map((m) => m.text)).toEqual([expect.stringMatching(/^Hi /), en("help")]);
+      expect(answers.map((m) => m.text)).toEqual([
+        expect.stringMatching(/^Hi /),
+        expect.stringContaining(en("help")),
+      ]);
     }
 
     // nobody refused got a bonus at their purchase, and the inviter got nothing for them

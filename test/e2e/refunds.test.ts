@@ -135,10 +135,10 @@ describe("refunds of Stars payments", () => {
     user.deliverLate(refundedMessage);
     // one chat's updates are handled in order: once /help is answered, the repeat has said all it will
     const help = await user.send("/help");
-    await user.waitFor((m) => m.text === en("help"), { after: help });
+    await user.waitFor((m) => Boolean(m.text?.startsWith(en("help"))), { after: help });
     // the repeat said nothing: no second notice, and no failure either
     expect(user.messages().filter((m) => m.message_id > told.message_id)).toEqual([
-      expect.objectContaining({ text: en("help") }),
+      expect.objectContaining({ text: expect.stringContaining(en("help")) }),
     ]);
     // a refund asked again finds it refunded and takes nothing
     expect(await h.runtime.payments.refund(chargeId)).toMatchObject({ kind: "already" });

@@ -74,8 +74,10 @@ describe("delivering outputs to Telegram", () => {
     const sent = await deliverOutputs(g, deps());
     const m = user.messages().find((x) => x.message_id === sent.messageIds[0]);
     const isolated = (text: string | undefined) => (text ?? "").replace(/[\u2068\u2069]/g, "");
-    expect(isolated(m?.caption)).toContain("تشخیص خودکار → فارسی");
-    expect(isolated(m?.audio?.title)).toBe("تشخیص خودکار → فارسی");
+    // detected, and the service did not say which: "dubbed into Persian", never "Detect automatically → Persian"
+    expect(isolated(m?.caption)).toContain("دوبله به فارسی");
+    expect(isolated(m?.audio?.title)).toBe("دوبله به فارسی");
+    expect(m?.caption).not.toContain("تشخیص خودکار");
     expect(m?.caption).not.toContain("auto");
   });
 

@@ -72,7 +72,7 @@ function replyPlace(g: Generation) {
 
 export function captionOf(g: Generation, t: TranslateFor, limits: TelegramLimits): string {
   const params = generationParams.parse(g.params);
-  const described = describeParams(params, (key) => t(g.language, key));
+  const described = describeParams(params, (key, vars) => t(g.language, key, vars));
   const lines = [t(g.language, "gen-caption", { prompt: shorten(described, 700), cost: g.charged ?? 0 })];
   if (g.late) lines.push(t(g.language, "gen-late-free"));
   return shorten(lines.join("\n"), limits.captionMaxLength);
@@ -100,7 +100,8 @@ async function audioFacts(
   } catch {
     // an unreadable container still goes out, without a length
   }
-  const title = params.operation === "dub" ? describeParams(params, (key) => t(g.language, key)) : label;
+  const title =
+    params.operation === "dub" ? describeParams(params, (key, vars) => t(g.language, key, vars)) : label;
   return { fileName: `${label}${extension}`, title, duration };
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
-import { pollIntervalMs } from "../../media/catalog";
+import { isDubbingLanguage, pollIntervalMs } from "../../media/catalog";
 import type { MediaClient } from "../../media/client";
 import { MediaServiceError } from "../../media/errors";
 import { classifyTask } from "../../media/task-status";
@@ -70,10 +70,14 @@ export async function syncGeneration(
   const outcome = classifyTask(task);
   switch (outcome.outcome) {
     case "succeeded": {
+      const detected = g.operation === "dub" ? detectedLanguage(task) : undefined;
       const done = await generations.complete(
         id,
         { images: outcome.images, videos: outcome.videos, audios: outcome.audios },
-        { serviceCredits: task.credits_reserved ?? null },
+        {
+          serviceCredits: task.credits_reserved ?? null,
+          ...(detected ? { detectedLanguage: detected } : {}),
+        },
       );
       if (!done) return { kind: "nothing-to-do" };
       const completedAt = task.completed_at ? Date.parse(task.completed_at) : Number.NaN;
@@ -98,6 +102,16 @@ export async function syncGeneration(
     if (expired) await deps.queues.deliver(id);
     return { kind: "expired" };
   }
+}
+
+/**
+ * The language a dub's service task says it heard: its `source_language` when
+ * that names one of the dubbing languages (the document shows only the echo of
+ * the request, `auto`, so usually there is none).
+ */
+function detectedLanguage(task: Awaited<ReturnType<MediaClient["getTask"]>>): string | undefined {
+  const said = (task as Record<string, unknown>).source_language;
+  return typeof said === "string" && isDubbingLanguage(said) ? said : undefined;
 }
 
 /** Adopts a task a webhook named for this gid, after checking with the service that it carries our gid. */
@@ -149,6 +163,12 @@ export const syncJob: JobKind<SyncJobData> = {
 
 export interface SyncJobDeps extends SyncDeps {
   hints: SyncHints;
+  /**
+   * After each poll that found it still running: the status shown again, so its
+   * wait line (how long it usually takes, how long it has been) stays current.
+   * It changes at most about once a minute; an unchanged text is not edited.
+   */
+  onWaiting?(generationId: string): Promise<void>;
 }
 
 /** Runs `syncGeneration`; a poll again waits, unless a webhook left a hint meanwhile. */
@@ -157,6 +177,12 @@ export function syncJobHandler(deps: SyncJobDeps): JobHandler {
     const hinted = await deps.hints.take(data.gid);
     const outcome = await syncGeneration(data.gid, data.polls, deps, data.adopt ?? hinted?.adopt);
     if (outcome.kind !== "poll-again") return { kind: "done", outcome: outcome.kind };
+    await deps.onWaiting?.(data.gid).catch((err: unknown) => {
+      deps.logger.info(
+        { err: err instanceof Error ? err.message : String(err), generationId: data.gid },
+        "waiting status not shown",
+      );
+    });
     // a webhook that came while we were looking: look again now instead of sleeping
     const fresh = await deps.hints.take(data.gid);
     const next: SyncJobData = {

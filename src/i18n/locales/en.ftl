@@ -25,24 +25,10 @@ start-welcome-back =
 
     Send /help to see what I can do.
 
+# /help's first paragraph; the commands (from the chat's menu), limits, prices, inline mode and the Gallery follow (bot/features/help.ts)
 help =
-    I make AI media for you:
-    • images from a description
-    • edits of your photos
-    • short videos
-    • dubbing of audio and video into another language
-
-    Each job has a price in credits, shown before you confirm it.
-
-    /image — make a picture from a description
-    /edit — change a photo (or send a photo with the caption /edit)
-    /video — make a short video
-    /dub — dub an audio or video file into another language
-    /history — your recent requests
-    /balance — your credits
-    /language — change the language
-    /cancel — cancel what is in progress
-    /help — this message
+    I make AI media for you: pictures from a description, edits of your photos, short videos, and dubbing of audio and video into another language.
+    Each request's price in credits is shown before you confirm it.
 
 # $available: credits free to spend; $held: credits reserved for requests still running
 balance =
@@ -163,6 +149,7 @@ cv-ask-media =
     Up to { $minutes } minutes (longer than 5, it is dubbed in parts and joined). Files over { $upload } MB: send a link (up to { $limit } MB).
 
 cv-prompt-empty = The description is empty. Please write what you want.
+cv-prompt-no-words = A description needs words: punctuation alone says nothing I can make. Please write what you want, for example “a red lighthouse at dusk”.
 # $length: characters sent; $max: the most accepted
 cv-prompt-too-long = This description has { $length } characters; at most { $max } fit. Please shorten it.
 cv-prompt-not-text = Please write the description as a text message.
@@ -223,7 +210,10 @@ cv-choice-price = { $label } · { $price } cr
 cv-btn-model = 🧠 { $value }
 cv-btn-aspect = 📐 { $value }
 cv-btn-resolution = 🖥 { $value }
-cv-btn-count = 🔢 { $value } images
+cv-btn-count = { $value ->
+    [one] 🔢 1 image
+   *[other] 🔢 { $value } images
+}
 cv-btn-duration = ⏱ { $value } s
 cv-btn-audio = 🔊 Sound: { $value }
 cv-btn-web = 🌐 Web search: { $value }

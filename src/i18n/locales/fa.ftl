@@ -16,33 +16,19 @@ start-welcome-new =
     🎁 { $amount } اعتبار هدیه برای امتحان کردن به حساب شما اضافه شد.
     موجودی: { $available } اعتبار.
 
-    برای دیدن کارهایی که انجام می‌دهم /help را بفرستید.
+    برای دیدن کارهایی که انجام می‌دهم { "/help" } را بفرستید.
 
 # $name: the user's first name; $available: the balance
 start-welcome-back =
     { $name }، دوباره خوش آمدید! 👋
     موجودی: { $available } اعتبار.
 
-    برای دیدن کارهایی که انجام می‌دهم /help را بفرستید.
+    برای دیدن کارهایی که انجام می‌دهم { "/help" } را بفرستید.
 
+# /help's first paragraph; the commands (from the chat's menu), limits, prices, inline mode and the Gallery follow (bot/features/help.ts)
 help =
-    برای شما با هوش مصنوعی می‌سازم:
-    • تصویر از روی توضیح
-    • ویرایش عکس‌های شما
-    • ویدیوی کوتاه
-    • دوبله صدا و ویدیو به زبانی دیگر
-
-    هزینه هر کار به اعتبار است و پیش از تأیید به شما نشان داده می‌شود.
-
-    /image — ساخت تصویر از روی توضیح
-    /edit — ویرایش یک عکس (یا عکسی با کپشن ‎/edit بفرستید)
-    /video — ساخت ویدیوی کوتاه
-    /dub — دوبله فایل صوتی یا ویدیویی به زبانی دیگر
-    /history — درخواست‌های اخیر شما
-    /balance — موجودی اعتبار
-    /language — تغییر زبان
-    /cancel — لغو کار در جریان
-    /help — همین راهنما
+    برای شما با هوش مصنوعی می‌سازم: تصویر از روی توضیح، ویرایش عکس‌های شما، ویدیوی کوتاه، و دوبله صدا و ویدیو به زبانی دیگر.
+    هزینه هر درخواست به اعتبار است و پیش از تأیید به شما نشان داده می‌شود.
 
 # $available: credits free to spend; $held: credits reserved for requests still running
 balance =
@@ -55,7 +41,7 @@ language-set = انجام شد: از این پس فارسی صحبت می‌کن
 
 cancel-nothing = کاری برای لغو وجود ندارد.
 
-fallback-unknown = متوجه نشدم. برای دیدن کارهایی که انجام می‌دهم /help را بفرستید.
+fallback-unknown = متوجه نشدم. برای دیدن کارهایی که انجام می‌دهم { "/help" } را بفرستید.
 people-only = لطفاً با حساب خودتان بنویسید: من فقط به افراد پاسخ می‌دهم، نه به مدیران ناشناس، کانال‌ها یا ربات‌ها.
 
 rate-limited = پیام‌های شما خیلی سریع می‌رسند. لطفاً چند ثانیه صبر کنید و دوباره امتحان کنید.
@@ -158,6 +144,7 @@ cv-ask-media =
     تا { $minutes } دقیقه (بیش از ۵ دقیقه در چند قسمت دوبله و به هم وصل می‌شود). فایل‌های بزرگ‌تر از { $upload } مگابایت را با لینک بفرستید (تا { $limit } مگابایت).
 
 cv-prompt-empty = توضیح خالی است. لطفاً بنویسید چه می‌خواهید.
+cv-prompt-no-words = توضیح باید کلمه داشته باشد: فقط علامت‌ها چیزی نمی‌گویند که بتوانم بسازم. لطفاً بنویسید چه می‌خواهید، مثلاً «یک فانوس دریایی قرمز هنگام غروب».
 cv-prompt-too-long = این توضیح { $length } نویسه دارد؛ حداکثر { $max } نویسه پذیرفته می‌شود. لطفاً کوتاه‌ترش کنید.
 cv-prompt-not-text = لطفاً توضیح را به صورت پیام متنی بنویسید.
 cv-prompt-sticker = استیکر نمی‌تواند توضیح باشد 🙂 لطفاً آنچه می‌خواهید را به صورت متن بنویسید.
@@ -169,7 +156,7 @@ cv-file-too-big-service = حجم این فایل { $size } مگابایت است
 cv-media-too-long = طول این فایل { $minutes } دقیقه و { $seconds } ثانیه است؛ استودیو فایل‌های تا { $limit } دقیقه را دوبله می‌کند. لطفاً فایل کوتاه‌تری بفرستید.
 cv-media-not-media = لطفاً یک فایل صوتی یا ویدیویی (MP3، WAV، M4A، OGG، WEBM، MP4، MOV)، پیام صوتی یا لینک https آن را بفرستید.
 cv-link-not-https = فقط لینک‌های https پذیرفته می‌شوند (http نه). لطفاً لینک https بفرستید.
-cv-use-buttons = لطفاً از دکمه‌های بالا استفاده کنید، یا برای توقف /cancel را بفرستید.
+cv-use-buttons = لطفاً از دکمه‌های بالا استفاده کنید، یا برای توقف { "/cancel" } را بفرستید.
 cv-expired-button = این منو دیگر فعال نیست.
 cv-cancelled = لغو شد. هیچ اعتباری کسر نشد.
 cv-no-price = این ترکیب هنوز قیمت ندارد. لطفاً گزینه‌های دیگری انتخاب کنید.
@@ -206,7 +193,11 @@ cv-choice-price = { $label } · { $price } اعتبار
 cv-btn-model = 🧠 { $value }
 cv-btn-aspect = 📐 { $value }
 cv-btn-resolution = 🖥 { $value }
-cv-btn-count = 🔢 { $value } تصویر
+# a counted noun stays singular in Persian: one form for every number
+cv-btn-count = { $value ->
+    [one] 🔢 { $value } تصویر
+   *[other] 🔢 { $value } تصویر
+}
 cv-btn-duration = ⏱ { $value } ثانیه
 cv-btn-audio = 🔊 صدا: { $value }
 cv-btn-web = 🌐 جستجوی وب: { $value }
@@ -265,7 +256,7 @@ cancel-generation = درخواست شما که در صف بود لغو شد؛ { 
 cancel-status = ✖️ لغو شد. اعتبار به موجودی شما برگشت.
 cancel-too-late = درخواست شما در حال انجام است و دیگر لغو نمی‌شود. فقط در صورت موفقیت هزینه پرداخت می‌کنید.
 
-history-empty = هنوز درخواستی ندارید. /image، /edit، /video یا /dub را امتحان کنید.
+history-empty = هنوز درخواستی ندارید. { "/image" }، { "/edit" }، { "/video" } یا { "/dub" } را امتحان کنید.
 history-title = 🗂 درخواست‌های اخیر شما:
 history-line =
     { $index }. { $operation } · { $state } · { $cost }

@@ -366,3 +366,31 @@ export function trimFormatted(formatted: Formatted): Formatted {
     .filter((e) => e.length > 0);
   return { text, entities };
 }
+
+/** A character that continues a word: before a "/" it makes no command, after one it belongs to it (tdlib's rule). */
+const wordLike = /[\p{L}\p{N}_/<>]/u;
+
+/**
+ * The bot commands Telegram finds in a text and marks as `bot_command`
+ * entities, so clients make them tappable: a "/" not right after a letter,
+ * digit, "_", "/", "<" or ">", then 1 to 64 Latin letters, digits or "_" (and
+ * an optional @username), not followed by another such character. Unicode
+ * isolation marks around a command (a right-to-left text's) do not hide it.
+ * Where the given entities already cover it, nothing is added.
+ */
+export function withDetectedCommands(formatted: Formatted): Formatted {
+  const found: MessageEntity[] = [];
+  for (const m of formatted.text.matchAll(/\/[a-zA-Z0-9_]{1,64}(?:@[a-zA-Z0-9_]{3,32})?/g)) {
+    const before = m.index > 0 ? formatted.text[m.index - 1]! : " ";
+    const after = formatted.text[m.index + m[0].length] ?? " ";
+    if (wordLike.test(before) || wordLike.test(after) || after === "@") continue;
+    const end = m.index + m[0].length;
+    if (formatted.entities.some((e) => e.offset < end && m.index < e.offset + e.length)) continue;
+    found.push({ type: "bot_command", offset: m.index, length: m[0].length });
+  }
+  if (found.length === 0) return formatted;
+  return {
+    text: formatted.text,
+    entities: [...formatted.entities, ...found].sort((a, b) => a.offset - b.offset),
+  };
+}

@@ -7,6 +7,7 @@ import { MessageList } from "./message-list";
 import { MiniAppPanel } from "./mini-app";
 import { PlaceTabs } from "./place-tabs";
 import { ReplyKeyboard } from "./reply-keyboard";
+import { CommandTap } from "./text";
 import { Toasts } from "./toasts";
 import { usePlayground } from "./use-playground";
 
@@ -24,14 +25,16 @@ export function App() {
         onSwitchUser={page.switchUser}
       />
       <PlaceTabs state={state} userId={userId} place={place} onGo={page.goTo} />
-      <MessageList
-        views={page.visible}
-        botName={state.bot.first_name}
-        inGroup={inGroup}
-        place={place}
-        stick={page.stick}
-        actions={page.actions}
-      />
+      <CommandTap.Provider value={page.send}>
+        <MessageList
+          views={page.visible}
+          botName={state.bot.first_name}
+          inGroup={inGroup}
+          place={place}
+          stick={page.stick}
+          actions={page.actions}
+        />
+      </CommandTap.Provider>
       <Toasts toasts={notices.toasts} />
       {miniApp ? (
         <MiniAppPanel

@@ -1,5 +1,27 @@
 import type { MessageEntity } from "grammy/types";
-import type { ComponentChildren } from "preact";
+import { type ComponentChildren, createContext } from "preact";
+import { useContext } from "preact/hooks";
+
+/** What tapping a /command in a message does: sends it, as Telegram's clients do. */
+export const CommandTap = createContext<((command: string) => void) | undefined>(undefined);
+
+function CommandLink({ command, children }: { command: string; children: ComponentChildren }) {
+  const tap = useContext(CommandTap);
+  if (!tap) return <span class="command">{children}</span>;
+  return (
+    <a
+      class="command"
+      href={`#${command}`}
+      data-testid="command-link"
+      onClick={(e) => {
+        e.preventDefault();
+        tap(command);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
 
 /** Text with Telegram's entities as markup; offsets are UTF-16 units, as in JS strings. */
 export function FormattedText({ text, entities }: { text: string; entities?: MessageEntity[] | undefined }) {
@@ -77,7 +99,7 @@ function wrap(entity: MessageEntity, raw: string, children: ComponentChildren[])
         </a>
       );
     case "bot_command":
-      return <span class="command">{children}</span>;
+      return <CommandLink command={raw}>{children}</CommandLink>;
     default:
       return <>{children}</>;
   }

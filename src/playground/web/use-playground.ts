@@ -253,6 +253,14 @@ export function usePlayground() {
   const visible = useMemo(() => messagesIn(byChat, place, state), [byChat, place, state]);
   const { replyKeyboard, forceReply } = botMarkupIn(visible);
 
+  // the bot sets a chat's own button when it meets its user or they choose a language: as in
+  // Telegram, the button changes with it, not only when the chat is opened again
+  const privateMessages = place?.chatId === userId ? visible.length : 0;
+  useEffect(() => {
+    if (userId === undefined || privateMessages === 0) return;
+    void api.menuButton(userId).then(setMenuButton, () => undefined);
+  }, [userId, privateMessages]);
+
   if (!state || userId === undefined || !place) return undefined;
   const inGroup = place.chatId === state.group.id;
   const { run } = notices;

@@ -9,12 +9,16 @@ credit-entry-welcome = +{ $amount } welcome credits
 credit-entry-grant = +{ $amount } granted
 credit-entry-referral-bonus = +{ $amount } invite bonus
 credit-entry-purchase = +{ $amount } bought
-credit-entry-hold = −{ $amount } reserved for a request
-credit-entry-charge = ✔️ { $amount } reserved credits spent
+# $request: a credit-request text (which request the credits were for)
+credit-entry-hold = −{ $amount } reserved for { $request }
+credit-entry-charge = ✔️ { $amount } reserved credits spent on { $request }
 # $back: the part of the reservation that was not needed
-credit-entry-charge-partial = ✔️ { $amount } reserved credits spent, +{ $back } back
-credit-entry-release = +{ $amount } reserved credits back (not charged)
-credit-entry-refund = +{ $amount } refunded for a request
+credit-entry-charge-partial = ✔️ { $amount } reserved credits spent on { $request }, +{ $back } back
+credit-entry-release = +{ $amount } reserved credits back, not charged: { $request }
+credit-entry-refund = +{ $amount } refunded for { $request }
+# $operation: an op-* text; $words: the request's prompt (or a dub's languages), shortened
+credit-request = { $operation } “{ $words }”
+credit-request-unknown = a request
 credit-entry-adjustment-plus = +{ $amount } correction
 credit-entry-adjustment-minus = −{ $amount } correction
 credit-entry-purchase-refund = −{ $amount } taken back (purchase refunded)

@@ -33,7 +33,7 @@ stats-service = ⚙️ اعتبار مصرفی سرویس: { $spent } برای �
 stats-margin = 📈 حاشیه سود: { $margin } اعتبار ({ $percent }٪ از مبلغ کسرشده)
 stats-margin-note = حاشیه سود = اعتبار کسرشده برای کارهای تحویل‌شده − بازپرداخت‌ها − اعتبار مصرفی سرویس (کارهای انجام‌شده و بی‌صاحب)، با فرض برابری هر اعتبار ما با یک اعتبار سرویس. اعتبار هدیه یا فروخته‌شده‌ای که هنوز خرج نشده در آن نیست.
 
-user-usage = روش استفاده: ‎/user <شناسه یا ‎@نام‌کاربری>
+user-usage = روش استفاده: { "/user" } <شناسه یا ‎@نام‌کاربری>
 user-title = 👤 { $user } · زبان { $language }
 user-balance = 💳 موجودی: { $available } آزاد · { $held } رزرو
 user-banned = 🚫 مسدود از { $since } UTC
@@ -45,11 +45,11 @@ user-held-delta = رزرو { $delta }
 user-generations = 🎨 آخرین درخواست‌ها
 user-price = { $price } اعتبار
 
-grant-usage = روش استفاده: ‎/grant <شناسه یا ‎@نام‌کاربری> <اعتبار> [دلیل]؛ مقدار منفی اعتبار کسر می‌کند و دلیل لازم دارد.
+grant-usage = روش استفاده: { "/grant" } <شناسه یا ‎@نام‌کاربری> <اعتبار> [دلیل]؛ مقدار منفی اعتبار کسر می‌کند و دلیل لازم دارد.
 grant-problem-usage = به چه کسی و چند اعتبار؟
 grant-problem-amount = مقدار باید عدد صحیح باشد، مثل 50 یا ‎-20.
 grant-problem-zero = مقدار صفر چیزی را تغییر نمی‌دهد.
-grant-problem-too-large = در هر ‎/grant حداکثر { $max } اعتبار (مثبت یا منفی).
+grant-problem-too-large = در هر { "/grant" } حداکثر { $max } اعتبار (مثبت یا منفی).
 grant-problem-reason-required = برای کسر اعتبار، دلیل را بعد از مقدار بنویسید.
 grant-problem-reason-too-long = دلیل خیلی طولانی است (حداکثر ۲۰۰ نویسه).
 grant-ask-add = { $credits } اعتبار به { $user } داده شود؟ موجودی آزاد: { $available }.
@@ -63,13 +63,13 @@ grant-done-taken = ✅ { $credits } اعتبار از { $user } کسر شد. م�
 grant-done-partly = ✅ { $credits } اعتبار از { $user } کسر شد؛ { $missing } اعتبار قابل کسر نبود (موجودی منفی نمی‌شود). موجودی آزاد اکنون: { $available }.
 grant-already = این کار قبلاً انجام شده است؛ چیزی تغییر نکرد.
 grant-cancelled = لغو شد؛ چیزی تغییر نکرد.
-grant-missing = این تأیید دیگر معتبر نیست؛ دوباره ‎/grant بفرستید.
+grant-missing = این تأیید دیگر معتبر نیست؛ دوباره { "/grant" } بفرستید.
 
-ban-usage = روش استفاده: ‎/ban <شناسه یا ‎@نام‌کاربری>
+ban-usage = روش استفاده: { "/ban" } <شناسه یا ‎@نام‌کاربری>
 ban-admin = { $user } مدیر است و مسدود نمی‌شود.
 ban-done = 🚫 { $user } مسدود شد: پیام‌هایش پاسخی مؤدبانه می‌گیرد و نمی‌تواند اعتبار خرج کند.
 ban-already = { $user } از قبل مسدود بود.
 ban-cancelled = { $count } درخواست در صف لغو شد؛ { $credits } اعتبار به موجودی‌اش برگشت.
-unban-usage = روش استفاده: ‎/unban <شناسه یا ‎@نام‌کاربری>
+unban-usage = روش استفاده: { "/unban" } <شناسه یا ‎@نام‌کاربری>
 unban-done = ✅ مسدودی { $user } برداشته شد.
 unban-not-banned = { $user } مسدود نیست.

@@ -9,12 +9,16 @@ credit-entry-welcome = +{ $amount } اعتبار خوش‌آمد
 credit-entry-grant = +{ $amount } اعتبار هدیه
 credit-entry-referral-bonus = +{ $amount } پاداش دعوت
 credit-entry-purchase = +{ $amount } خرید
-credit-entry-hold = −{ $amount } رزرو برای یک درخواست
-credit-entry-charge = ✔️ { $amount } اعتبار رزروشده مصرف شد
+# $request: a credit-request text (which request the credits were for)
+credit-entry-hold = −{ $amount } رزرو برای { $request }
+credit-entry-charge = ✔️ { $amount } اعتبار رزروشده برای { $request } مصرف شد
 # $back: the part of the reservation that was not needed
-credit-entry-charge-partial = ✔️ { $amount } اعتبار رزروشده مصرف شد، +{ $back } برگشت
-credit-entry-release = +{ $amount } اعتبار رزروشده برگشت (بدون هزینه)
-credit-entry-refund = +{ $amount } بازپرداخت یک درخواست
+credit-entry-charge-partial = ✔️ { $amount } اعتبار رزروشده برای { $request } مصرف شد، +{ $back } برگشت
+credit-entry-release = +{ $amount } اعتبار رزروشده برگشت، بدون هزینه: { $request }
+credit-entry-refund = +{ $amount } بازپرداخت برای { $request }
+# $operation: an op-* text; $words: the request's prompt (or a dub's languages), shortened
+credit-request = { $operation } «{ $words }»
+credit-request-unknown = یک درخواست
 credit-entry-adjustment-plus = +{ $amount } اصلاح
 credit-entry-adjustment-minus = −{ $amount } اصلاح
 credit-entry-purchase-refund = −{ $amount } پس گرفته شد (خرید بازپرداخت شد)

@@ -1,7 +1,7 @@
 # Group settings (/groupsettings, for a group's admins) and what members are told when they meet them
 cmd-groupsettings = تنظیمات گروه: قابلیت‌ها و اینکه چه کسی از ربات استفاده کند
 
-group-settings-only-in-groups = /groupsettings برای تنظیم من در یک گروه است: آن را در گروه و به‌عنوان یکی از مدیرانش بفرستید.
+group-settings-only-in-groups = { "/groupsettings" } برای تنظیم من در یک گروه است: آن را در گروه و به‌عنوان یکی از مدیرانش بفرستید.
 # $group: the group's title
 group-settings-title = ⚙️ تنظیمات { $group }
 # $operation: one of op-*, already translated

@@ -1,5 +1,5 @@
 # Remembered choices: the panel line and /settings
-pref-saved-line = ⭐️ تنظیمات ذخیره‌شدهٔ شما · برای تغییر: /settings
+pref-saved-line = ⭐️ تنظیمات ذخیره‌شدهٔ شما · برای تغییر: { "/settings" }
 cmd-settings = تنظیمات ذخیره‌شدهٔ شما
 settings-title = ⚙️ تنظیمات ذخیره‌شدهٔ شما
 settings-intro = آخرین گزینه‌هایی که تأیید کرده‌اید نقطهٔ شروع درخواست بعدی شماست.
@@ -17,4 +17,4 @@ settings-btn-video = ♻️ بازنشانی ویدیو
 settings-btn-dub = ♻️ بازنشانی دوبله
 settings-btn-all = ♻️ بازنشانی همه
 settings-reset-done = بازنشانی شد: دوباره پیش‌فرض‌ها به کار می‌روند.
-settings-private-only = ⚙️ تنظیمات ذخیره‌شدهٔ شما در گفتگوی خصوصی با من است: آنجا /settings را بفرستید.
+settings-private-only = ⚙️ تنظیمات ذخیره‌شدهٔ شما در گفتگوی خصوصی با من است: آنجا { "/settings" } را بفرستید.

@@ -1,0 +1,1 @@
+CREATE INDEX "generations_usual_duration_idx" ON "generations" USING btree ("operation",("params"->>'model'),"finished_at") WHERE "generations"."charged" IS NOT NULL AND NOT "generations"."late";

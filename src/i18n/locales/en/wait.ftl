@@ -1,0 +1,16 @@
+## How long a request usually takes, under its waiting status (generations/status.ts)
+
+# $duration: a wait-seconds or wait-minutes text: the median of the bot's latest requests of this kind
+wait-usual = Usually takes about { $duration }.
+# $from: a wait-seconds or wait-minutes text: the service's own range, before the bot has history
+wait-usual-range = Usually takes { $from } to several minutes.
+# $duration: a wait-minutes text
+wait-elapsed = It has been { $duration } so far.
+wait-seconds = { $n ->
+    [one] { $n } second
+   *[other] { $n } seconds
+}
+wait-minutes = { $n ->
+    [one] { $n } minute
+   *[other] { $n } minutes
+}
