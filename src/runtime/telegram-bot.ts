@@ -14,6 +14,7 @@ import { buyFeature, checkoutFeature, paymentCommands, refundedPaymentFeature } 
 import { createPreferences, settingsCommands, settingsFeature } from "../preferences";
 import { inviteFeature, referralCommands } from "../referrals";
 import { cancelFeature, requestCommands, requestFeatures } from "../requests";
+import type { TransientRetry } from "../telegram/api-transformers";
 import type { Services } from "./services";
 
 /** The features' commands in the menu (each has a `cmd-<name>` locale key), besides everyone's. */
@@ -34,6 +35,7 @@ export function telegramBot(
   journal: UpdateJournal,
   botInfo: UserFromGetMe | undefined,
   linkProbe: LinkProbeOptions | undefined,
+  telegramRetry: TransientRetry,
 ) {
   const { config, logger, db, ledger, users, redis, generations, prices } = s;
   const preferences = createPreferences(db);
@@ -43,6 +45,7 @@ export function telegramBot(
     {
       apiRoot: config.telegram.apiRoot,
       apiTransformers: [countFloodWaits(s.metrics)],
+      telegramRetry,
       observeUpdate: (type, seconds) => s.metrics.updateSeconds.observe({ type }, seconds),
       inFlight,
       journal,
