@@ -177,7 +177,9 @@ describe("when things go wrong, the user is told and pays nothing twice", () => 
     await user.waitFor(
       (m) => m.message_id > status.message_id && Boolean(m.text?.includes("could not be sent")),
     );
-    expect(user.messages().find((m) => m.message_id === status.message_id)).toBeUndefined();
+    await eventually(async () =>
+      user.messages().some((m) => m.message_id === status.message_id) ? undefined : true,
+    );
     expect(await h.runtime.ledger.account(user.id)).toEqual({ userId: user.id, available: 100, held: 0 });
     expect(await h.runtime.ledger.audit({ userId: user.id })).toEqual([]);
   });
