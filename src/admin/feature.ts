@@ -3,6 +3,7 @@ import type { BotContext } from "../bot/context";
 import type { Ledger } from "../credits/ledger";
 import type { Database } from "../db/client";
 import type { Generations } from "../generations/service";
+import { messageOf } from "../lib/message-of";
 import type { PaymentStore } from "../payments";
 import type { Users } from "../users/users";
 import { adminsOnly, argumentsOf } from "./admin-only";
@@ -29,7 +30,10 @@ export function adminFeature(deps: AdminFeatureDeps): Composer<BotContext> {
   const privately = admins.chatType("private");
 
   privately.command("stats", async (ctx) => {
-    await ctx.replyWithChatAction("typing");
+    // cosmetic: the figures are what the admin asked for
+    await ctx
+      .replyWithChatAction("typing")
+      .catch((err: unknown) => ctx.logger.warn({ reason: messageOf(err) }, "could not show typing"));
     await ctx.reply(formatStats(ctx.t, await collectStats(deps.db)));
   });
 

@@ -2,7 +2,15 @@ import { Bot, Composer, type Transformer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { i18n } from "../i18n/i18n";
 import { userRateKeyPrefix } from "../lib/rate-window";
-import { boundedAutoRetry, markBlockedUsers } from "../telegram/api-transformers";
+import {
+  boundedAutoRetry,
+  defaultTransientRetry,
+  loggedPause,
+  markBlockedUsers,
+  readableRefusals,
+  retryTransient,
+  type TransientRetry,
+} from "../telegram/api-transformers";
 import { createShownMessages } from "../telegram/shown-messages";
 import { refreshChosenMenus, retryAdminMenus } from "./commands";
 import type { BotContext, BotDeps } from "./context";
@@ -40,6 +48,8 @@ export interface CreateBotOptions {
   observeUpdate?(type: string, seconds: number): void;
   /** API transformers that must see Telegram's raw answers (metrics) */
   apiTransformers?: Transformer[];
+  /** how a call that failed in passing (a lost connection, a 5xx) is tried again; `defaultTransientRetry` by default */
+  telegramRetry?: TransientRetry;
   /** per-user rate limit; the Redis key prefix defaults to `<config.redis.prefix>:ratelimit:` */
   rateLimit?: Partial<RateLimitOptions>;
   /** per-group rate limit (all members of one group together), beside the per-user one; config's by default */
@@ -87,6 +97,9 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
 
   // closest to the network first, so they see every raw answer (auto-retry hides 429s)
   for (const t of options.apiTransformers ?? []) bot.api.config.use(t);
+  const telegramRetry = options.telegramRetry ?? defaultTransientRetry;
+  bot.api.config.use(readableRefusals());
+  bot.api.config.use(retryTransient(telegramRetry, loggedPause(deps.logger)));
   bot.api.config.use(boundedAutoRetry());
   bot.api.config.use(markBlockedUsers(deps.users, deps.logger));
   const shown = createShownMessages();
@@ -101,6 +114,7 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   bot.use(startContext(deps.logger));
   bot.use((ctx, next) => {
     ctx.shown = shown;
+    ctx.telegramRetry = telegramRetry;
     if (ctx.callbackQuery) shown.notePressed(ctx.callbackQuery);
     return next();
   });

@@ -80,7 +80,7 @@ export interface SyncCommandsOptions {
    * (`setChosenLanguageMenu`); without one, a menu per client language.
    */
   languageOf?(adminId: number): Promise<Language | undefined>;
-  logger?: Pick<Logger, "info">;
+  logger?: Pick<Logger, "info" | "warn">;
 }
 
 type MenuCall = ReturnType<CommandGroup<BotContext>["toArgs"]>["scopes"][number];
@@ -111,11 +111,22 @@ interface ChatMenu {
   deleted: Array<NonNullable<MenuCall["language_code"]>>;
 }
 
+/** Runs each call, one refused or not: the first failure is thrown once every call was tried. */
+async function eachOnItsOwn(calls: ReadonlyArray<() => Promise<unknown>>): Promise<void> {
+  const failures: unknown[] = [];
+  for (const call of calls) await call().catch((err: unknown) => failures.push(err));
+  if (failures.length > 0) throw failures[0];
+}
+
+/** Each menu set on its own (one per client language); the menus it replaces are deleted once all are set. */
 async function applyChatMenu(api: Api, chatId: number, menu: ChatMenu): Promise<void> {
-  for (const call of menu.set) await setMenu(api, call);
-  for (const language_code of menu.deleted) {
-    await api.deleteMyCommands({ scope: { type: "chat", chat_id: chatId }, language_code });
-  }
+  await eachOnItsOwn(menu.set.map((call) => () => setMenu(api, call)));
+  await eachOnItsOwn(
+    menu.deleted.map(
+      (language_code) => () =>
+        api.deleteMyCommands({ scope: { type: "chat", chat_id: chatId }, language_code }),
+    ),
+  );
 }
 
 const isChatOf = (call: MenuCall, chatId: number) =>
@@ -199,9 +210,10 @@ const botKey = (api: Api) => api.token.split(":")[0] ?? "";
  * Sets the command menus (see `commandMenus`). Call at start-up; features pass
  * their own commands (each with a `cmd-<name>` locale key) in `extra`. An
  * admin whose language the bot keeps gets their menu in it (see
- * `languageOf`), so a deploy does not undo their /language. An admin's chat
- * that Telegram does not know yet is logged and set at the admin's first
- * update; any other refusal throws.
+ * `languageOf`), so a deploy does not undo their /language. Each menu is
+ * set on its own: a refused one is logged with the server's words and the
+ * others are still set. An admin's chat that Telegram does not know yet is
+ * logged and set at the admin's first update.
  */
 export async function syncCommands(
   bot: Bot<BotContext> | { api: Api },
@@ -210,7 +222,15 @@ export async function syncCommands(
 ): Promise<void> {
   const adminIds = options.adminIds ?? [];
   const { scopes } = commandMenus(extra, adminIds).toArgs();
-  for (const call of scopes) if (call.scope?.type !== "chat") await setMenu(bot.api, call);
+  for (const call of scopes) {
+    if (call.scope?.type === "chat") continue;
+    await setMenu(bot.api, call).catch((err: unknown) =>
+      options.logger?.warn(
+        { scope: call.scope?.type ?? "default", language: call.language_code, reason: messageOf(err) },
+        "could not set a command menu",
+      ),
+    );
+  }
   const pending = new Map<number, ChatMenu>();
   for (const adminId of new Set(adminIds)) {
     const language = await options.languageOf?.(adminId);

@@ -5,6 +5,7 @@ import type { Redis } from "ioredis";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import type { Logger } from "../lib/logger";
+import type { TransientRetry } from "../telegram/api-transformers";
 import type { ShownMessages } from "../telegram/shown-messages";
 import type { UserRecord, Users } from "../users/users";
 
@@ -29,6 +30,8 @@ export interface BotContextExtras {
   storedConversation: { json: string | null } | undefined;
   /** what the bot's recent messages show and which presses were answered (no needless calls) */
   shown: ShownMessages;
+  /** how a Bot API call that failed in passing is tried again (a conversation's calls too) */
+  telegramRetry: TransientRetry;
 }
 
 export type BotContext = ConversationFlavor<Context & I18nFlavor & BotContextExtras>;

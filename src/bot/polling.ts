@@ -19,6 +19,12 @@ export interface PollingOptions {
   drainTimeoutMs?: number;
   /** getUpdates long-poll timeout (seconds) */
   timeoutSeconds?: number;
+  /**
+   * real ms an empty getUpdates round lasts at least: a server that answers at
+   * once instead of holding the long poll is asked again after this, not at
+   * once (Telegram holds an empty poll for `timeoutSeconds`, so this never waits)
+   */
+  emptyPollMinMs?: number;
   /** failed fetches are logged here (the runner retries them) */
   logger?: Logger;
   /**
@@ -26,6 +32,23 @@ export interface PollingOptions {
    * token (409) or the token is wrong (401). Retrying cannot help.
    */
   onFatal?(reason: string): void;
+}
+
+/** The runner's abort signal (grammY's type of it, not necessarily Node's own) */
+type PollSignal = Parameters<Bot<BotContext>["api"]["getUpdates"]>[1];
+
+/** Waits `ms` (none when not positive), ended early by `signal` (polling stopped). */
+async function spaceOut(ms: number, signal: PollSignal): Promise<void> {
+  if (ms <= 0 || signal?.aborted) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done);
+  });
 }
 
 /**
@@ -45,7 +68,7 @@ export async function startPolling(
   journal: UpdateJournal,
   options: PollingOptions = {},
 ): Promise<PollingHandle> {
-  const { drainTimeoutMs = 30_000, timeoutSeconds = 30 } = options;
+  const { drainTimeoutMs = 30_000, timeoutSeconds = 30, emptyPollMinMs = 500 } = options;
   await bot.init();
   await bot.api.deleteWebhook();
   const journaled = {
@@ -58,6 +81,7 @@ export async function startPolling(
         signal: Parameters<typeof bot.api.getUpdates>[1],
       ) {
         let updates: Update[];
+        const asked = Date.now();
         try {
           updates = await bot.api.getUpdates(args, signal);
         } catch (err) {
@@ -75,6 +99,7 @@ export async function startPolling(
           }
           throw err;
         }
+        if (updates.length === 0) await spaceOut(asked + emptyPollMinMs - Date.now(), signal);
         const kept = updates.map(cleanUpdate);
         try {
           // a type the bot does not serve is dropped before the journal: nothing to record

@@ -2,7 +2,7 @@ import { createConversation } from "@grammyjs/conversations";
 import { Composer, type Context } from "grammy";
 import { adminsOnly } from "../admin";
 import type { BotContext } from "../bot/context";
-import { markBlockedInConversation } from "../bot/conversations/plugin";
+import { conversationApi } from "../bot/conversations/plugin";
 import type { Database } from "../db/client";
 import type { Logger } from "../lib/logger";
 import { stopBroadcastData } from "../telegram/callback-data";
@@ -52,7 +52,7 @@ export function broadcastFeature(deps: BroadcastFeatureDeps): Composer<BotContex
     createConversation<BotContext, Context>(conversation, {
       id: "broadcast",
       maxMillisecondsToWait: draftIdleMs,
-      plugins: markBlockedInConversation(deps.users, ctx),
+      plugins: conversationApi(deps.users, ctx),
     })(ctx, next),
   );
 

@@ -28,6 +28,11 @@ async function withDocumentFallback<T>(send: () => Promise<T>, asDocument: () =>
   }
 }
 
+/** "sending a photo…" is cosmetic: its failure is no reason not to send the result. */
+async function showing(action: Promise<true>): Promise<void> {
+  await action.catch(() => undefined);
+}
+
 /**
  * Sends a delivered result again by its Telegram file_ids: no new upload, no
  * new cost (/history's "show" and the Mini App's "send to chat").
@@ -50,7 +55,7 @@ export async function resendResult(
   };
   const document = (id: string) => () => api.sendDocument(chatId, id, other).then(() => undefined);
   if (g.operation === "image" || g.operation === "edit") {
-    await api.sendChatAction(chatId, "upload_photo", topic);
+    await showing(api.sendChatAction(chatId, "upload_photo", topic));
     if (fileIds.length === 1) {
       const id = fileIds[0]!;
       await withDocumentFallback(() => api.sendPhoto(chatId, id, other).then(() => undefined), document(id));
@@ -68,7 +73,7 @@ export async function resendResult(
     return;
   }
   const kind = g.operation === "video" ? "video" : (g.params as { kind?: string }).kind;
-  await api.sendChatAction(chatId, kind === "video" ? "upload_video" : "upload_voice", topic);
+  await showing(api.sendChatAction(chatId, kind === "video" ? "upload_video" : "upload_voice", topic));
   for (const id of fileIds) {
     await withDocumentFallback(
       () =>

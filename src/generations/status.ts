@@ -169,19 +169,31 @@ export function statusView(g: Generation, t: TranslateFor, wait?: Wait): StatusV
 export type StatusRecords = Pick<Generations, "setStatusShown"> & Partial<Pick<Generations, "waitOf">>;
 
 /** The Telegram calls that show a status: an edit in place, or a new message. */
-export type StatusApi = Pick<Api, "editMessageText" | "sendMessage" | "editMessageTextInline">;
+export type StatusApi = Pick<
+  Api,
+  "editMessageText" | "sendMessage" | "editMessageTextInline" | "deleteMessage"
+>;
+
+export interface ShowOptions {
+  /**
+   * said in a new message below, the old status deleted: news that may come long
+   * after the request (an edit notifies nobody)
+   */
+  anew?: boolean;
+}
 
 /**
  * The only writer of a generation's status message, in a chat or in inline mode:
- * shows what the table says for its state, edited in place. An edit to the text
- * already shown is skipped (Telegram would answer "message is not modified"), and
- * a status message in a chat that is gone is replaced by a new one.
+ * shows what the table says for its state, edited in place (or `anew`). An edit to
+ * the text already shown is skipped (Telegram would answer "message is not
+ * modified"), and a status message in a chat that is gone is replaced by a new one.
  */
 export async function showStatus(
   api: StatusApi,
   generations: StatusRecords,
   g: Generation,
   t: TranslateFor,
+  options: ShowOptions = {},
 ): Promise<void> {
   const wait = waiting.has(g.state) ? await generations.waitOf?.(g) : undefined;
   // confirmed in inline mode: the placed message is the status message
@@ -190,7 +202,7 @@ export async function showStatus(
   if (g.chatId === null) return;
   const { text } = statusView(g, t, wait);
   if (g.statusShown === text) return;
-  if (g.statusMessageId) {
+  if (g.statusMessageId && !options.anew) {
     try {
       await api.editMessageText(g.chatId, g.statusMessageId, text);
       await generations.setStatusShown(g.id, text);
@@ -210,6 +222,9 @@ export async function showStatus(
       : {}),
   });
   await generations.setStatusShown(g.id, text, m.message_id);
+  // what it said ("working on it") is over: a status left behind would contradict the new one
+  if (options.anew && g.statusMessageId)
+    await api.deleteMessage(g.chatId, g.statusMessageId).catch(() => undefined);
 }
 
 /**

@@ -3,8 +3,10 @@ import type { InlineKeyboardButton } from "grammy/types";
 import type { BotContext } from "../bot/context";
 import type { Ledger } from "../credits/ledger";
 import type { Translate } from "../i18n/i18n";
+import { messageOf } from "../lib/message-of";
 import type { CreditPack } from "../pricing/packs";
 import { buyMenuData, buyPackData } from "../telegram/callback-data";
+import { isTelegramFailure } from "../telegram/telegram-error";
 import { packInvoice } from "./invoice";
 
 /** Commands of this feature, for the command menu (each has a `cmd-<name>` description). */
@@ -83,15 +85,22 @@ export function buyFeature(deps: BuyFeatureDeps): Composer<BotContext> {
     }
     await ctx.answerCallbackQuery();
     const invoice = packInvoice(pack, ctx.callbackQuery.from.id, t(ctx), deps.sandbox);
-    await ctx.api.sendInvoice(
-      ctx.chat.id,
-      invoice.title,
-      invoice.description,
-      invoice.payload,
-      invoice.currency,
-      invoice.prices,
-      { provider_token: "" },
-    );
+    try {
+      await ctx.api.sendInvoice(
+        ctx.chat.id,
+        invoice.title,
+        invoice.description,
+        invoice.payload,
+        invoice.currency,
+        invoice.prices,
+        { provider_token: "" },
+      );
+    } catch (err) {
+      // Telegram's refusal (already tried again if it was in passing): nothing was charged, the user may press again
+      if (!isTelegramFailure(err, "transient", "rejected")) throw err;
+      ctx.logger.warn({ packId: pack.id, reason: messageOf(err) }, "invoice not sent");
+      await ctx.reply(ctx.t("buy-invoice-failed"));
+    }
   });
 
   return feature;

@@ -2,7 +2,7 @@ import { type ConversationBuilder, createConversation } from "@grammyjs/conversa
 import { Composer, type Context, type MiddlewareFn } from "grammy";
 import type { Message } from "grammy/types";
 import type { BotContext } from "../bot/context";
-import { markBlockedInConversation } from "../bot/conversations/plugin";
+import { conversationApi } from "../bot/conversations/plugin";
 import { dropStaleButtons } from "../bot/conversations/screen";
 import type { Database } from "../db/client";
 import {
@@ -129,7 +129,7 @@ export function requestFeatures(deps: RequestFeatureDeps): Composer<BotContext>[
       createConversation<BotContext, Context>(builder, {
         id,
         maxMillisecondsToWait: conversationIdleMs,
-        plugins: markBlockedInConversation(deps.users, ctx),
+        plugins: conversationApi(deps.users, ctx),
       })(ctx, next);
   conversations.use(conversation("image", imageConversation(deps)));
   conversations.use(conversation("edit", editConversation(deps)));

@@ -27,7 +27,13 @@ import { createQueues, type Queues } from "../queue/queues";
 import { referralHooks, referralNotifier } from "../referrals";
 import { createMediaStore } from "../storage/media-store";
 import { type FilePayload, signedFileUrl, signGid } from "../storage/signed-tokens";
-import { boundedAutoRetry } from "../telegram/api-transformers";
+import {
+  boundedAutoRetry,
+  loggedPause,
+  readableRefusals,
+  retryTransient,
+  type TransientRetry,
+} from "../telegram/api-transformers";
 import { languageFromCode } from "../users/language";
 import { createUsers } from "../users/users";
 import { type AuditRecord, auditRecord } from "./audit-record";
@@ -72,7 +78,9 @@ export async function openServices(config: Config, options: ServiceOptions, stop
   // the gauges read generations at scrape time; generations report to the counters
   let generations: Generations | undefined;
   const metrics = serviceMetrics({ db, queues, broadcasts, audits }, () => generations);
-  const api = config.telegram.token ? telegramApi(config, metrics) : undefined;
+  const api = config.telegram.token
+    ? telegramApi(config, metrics, options.timing.telegramRetry, logger)
+    : undefined;
   const users = createUsers(db, ledger, {
     welcomeCredits: config.welcomeCredits,
     onGranted: (credits) => metrics.credits.inc({ movement: "granted" }, credits),
@@ -202,21 +210,31 @@ function operatorAlert(
   });
 }
 
-/** The workers' Telegram API: 429s counted beneath a bounded auto-retry. */
-function telegramApi(config: Config, metrics: Metrics): Api {
+/**
+ * The workers' Telegram API: 429s counted, refusals in the Bot API's shape,
+ * a call that failed in passing tried again, beneath a bounded auto-retry.
+ */
+function telegramApi(config: Config, metrics: Metrics, retry: TransientRetry, logger: Logger): Api {
   const api = new Api(config.telegram.token!, { apiRoot: config.telegram.apiRoot });
   api.config.use(countFloodWaits(metrics));
+  api.config.use(readableRefusals());
+  api.config.use(retryTransient(retry, loggedPause(logger)));
   api.config.use(boundedAutoRetry());
   return api;
 }
 
-/** The Telegram API without automatic retries, 429s counted, each call bounded in time. */
+/**
+ * The Telegram API without automatic retries (a copy that got no clear answer
+ * may have been made), 429s counted, refusals in the Bot API's shape, each
+ * call bounded in time.
+ */
 function sendApi(config: Config, metrics: Metrics): Api {
   const api = new Api(config.telegram.token!, {
     apiRoot: config.telegram.apiRoot,
     timeoutSeconds: broadcastCallTimeoutSeconds,
   });
   api.config.use(countFloodWaits(metrics));
+  api.config.use(readableRefusals());
   return api;
 }
 

@@ -1,5 +1,6 @@
 import { defaultJournalOptions } from "../bot/update-journal";
 import type { TelegramLimits } from "../generations/deliver/send-outputs";
+import { defaultTransientRetry, type TransientRetry } from "../telegram/api-transformers";
 
 /** Intervals and grace periods of one process, in clock ms unless said otherwise. */
 export interface RuntimeTiming {
@@ -32,6 +33,8 @@ export interface RuntimeTiming {
   journalCleanupEveryMs: number;
   /** real ms a periodic round's holder keeps the other processes out after it stopped renewing (it died) */
   roundLeaseMs: number;
+  /** how a Bot API call that failed in passing (a lost connection, a 5xx) is tried again, in real ms */
+  telegramRetry: TransientRetry;
 }
 
 export const defaultTiming: RuntimeTiming = {
@@ -59,6 +62,7 @@ export const defaultTiming: RuntimeTiming = {
   paymentsReconcileEveryMs: 5 * 60_000,
   journalCleanupEveryMs: 10 * 60_000,
   roundLeaseMs: 30_000,
+  telegramRetry: defaultTransientRetry,
 };
 
 /** A broadcast copy that got no answer in this long is given up (and not tried again). */

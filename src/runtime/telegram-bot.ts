@@ -21,6 +21,7 @@ import {
   requestsHelp,
   sentOffersFeature,
 } from "../requests";
+import type { TransientRetry } from "../telegram/api-transformers";
 import type { Services } from "./services";
 
 /** The features' commands in the menu (each has a `cmd-<name>` locale key), besides everyone's. */
@@ -41,6 +42,7 @@ export function telegramBot(
   journal: UpdateJournal,
   botInfo: UserFromGetMe | undefined,
   linkProbe: LinkProbeOptions | undefined,
+  telegramRetry: TransientRetry,
 ) {
   const { config, logger, db, ledger, users, redis, generations, prices } = s;
   const preferences = createPreferences(db);
@@ -50,6 +52,7 @@ export function telegramBot(
     {
       apiRoot: config.telegram.apiRoot,
       apiTransformers: [countFloodWaits(s.metrics)],
+      telegramRetry,
       observeUpdate: (type, seconds) => s.metrics.updateSeconds.observe({ type }, seconds),
       inFlight,
       journal,

@@ -52,7 +52,7 @@ export async function startWebRole(
   const journal = createUpdateJournal(s.db, { leaseMs: options.timing.updateLeaseMs, listen: s.listen });
   stops.onStop(phase.connections, () => journal.close());
   const bot = s.config.telegram.token
-    ? telegramBot(s, inFlight, journal, options.botInfo, options.linkProbe)
+    ? telegramBot(s, inFlight, journal, options.botInfo, options.linkProbe, options.timing.telegramRetry)
     : undefined;
   const app = await webRoutes(s, bot, journal, options.readiness, options.timing.webhookAnswerMs);
   if (options.extraRoutes) app.route(options.extraRoutes.path, options.extraRoutes.app);

@@ -173,8 +173,12 @@ describe("when things go wrong, the user is told and pays nothing twice", () => 
     const status = await requestImage(user, "an impossible picture");
     const g = await generationIn(h, user.id, "failed");
     expect(g.error).toMatchObject({ reason: "undeliverable" });
+    // in a new message (an edit notifies nobody), the old status gone
     await user.waitFor(
-      (m) => m.message_id === status.message_id && Boolean(m.text?.includes("could not be sent")),
+      (m) => m.message_id > status.message_id && Boolean(m.text?.includes("could not be sent")),
+    );
+    await eventually(async () =>
+      user.messages().some((m) => m.message_id === status.message_id) ? undefined : true,
     );
     expect(await h.runtime.ledger.account(user.id)).toEqual({ userId: user.id, available: 100, held: 0 });
     expect(await h.runtime.ledger.audit({ userId: user.id })).toEqual([]);

@@ -40,7 +40,7 @@ describe("logs never contain tokens, keys or Telegram file URLs", () => {
     h.sim.faults.clear();
     // once that request is settled nothing else of this user's is sending, so the failures below hit /balance
     await generationIn(h, user.id, "delivered", 45_000);
-    // Telegram failing: the reply fails at once (no 5xx retry holds the chat), and the update is logged as failed
+    // Telegram failing: the reply is tried again a few times, then given up, and the update is logged as failed
     h.tg.failNext("sendMessage", { code: 500, description: "Internal Server Error" }, 20);
     await user.send("/balance");
     await logged(/"msg":"update failed"/);

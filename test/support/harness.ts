@@ -54,6 +54,9 @@ export async function freePort(): Promise<number> {
   throw new Error(`no free port in ${reservedPorts.from}-${reservedPorts.to}`);
 }
 
+/** A Bot API call that failed in passing is tried again at once in tests, not after a quarter second. */
+export const testTelegramRetry = { attempts: 6, firstDelayMs: 10, maxDelayMs: 80 };
+
 export interface HarnessOptions {
   /** how much faster than real time the clock runs (default 100) */
   clockFactor?: number;
@@ -128,6 +131,7 @@ export async function startHarness(options: HarnessOptions = {}) {
     pollingTimeoutSeconds: 1,
     jobLockMs: 5_000,
     drainMs: 3_000,
+    telegramRetry: testTelegramRetry,
     ...options.timing,
   };
   const sink = options.logs;

@@ -1,9 +1,10 @@
-import { Api, BotError, Context } from "grammy";
+import { Api, BotError, Context, HttpError } from "grammy";
 import type { Update } from "grammy/types";
 import { describe, expect, test } from "vitest";
 import type { BotContext } from "../../src/bot/context";
 import { handleBotError } from "../../src/bot/middleware/error-boundary";
 import { translate } from "../../src/i18n/i18n";
+import { createLogger } from "../../src/lib/logger";
 import { testBotInfo } from "../support/bot-info";
 
 /** An Api that records every call and answers `true`, as Telegram does for answer* methods. */
@@ -42,5 +43,51 @@ describe("the error boundary", () => {
         },
       },
     ]);
+  });
+
+  test("Telegram out of reach (a lost connection, already tried again) is a warning, its update named once", async () => {
+    const { api } = recordingApi();
+    const raw: string[] = [];
+    const logger = createLogger("info", { write: (line: string) => void raw.push(line) });
+    const update: Update = {
+      update_id: 41,
+      message: {
+        message_id: 3,
+        date: 0,
+        chat: { id: 7, type: "private", first_name: "Ada" },
+        from: { id: 7, is_bot: false, first_name: "Ada" },
+        text: "/broadcast",
+      },
+    };
+    const ctx = new Context(update, api, testBotInfo) as unknown as BotContext;
+    ctx.logger = logger.child({ updateId: update.update_id });
+    const lost = new HttpError(
+      "Error inside conversation: Network request for 'sendMessage' failed!",
+      new Error("reset"),
+    );
+    await handleBotError(new BotError(lost, ctx));
+    const [line] = raw;
+    expect(JSON.parse(line!)).toMatchObject({ level: 40, msg: "update failed", updateId: 41 });
+    expect(line!.match(/"updateId"/g)).toHaveLength(1);
+  });
+
+  test("a bug of ours is still an error", async () => {
+    const { api } = recordingApi();
+    const raw: string[] = [];
+    const logger = createLogger("info", { write: (line: string) => void raw.push(line) });
+    const update: Update = {
+      update_id: 42,
+      message: {
+        message_id: 3,
+        date: 0,
+        chat: { id: 7, type: "private", first_name: "Ada" },
+        from: { id: 7, is_bot: false, first_name: "Ada" },
+        text: "x",
+      },
+    };
+    const ctx = new Context(update, api, testBotInfo) as unknown as BotContext;
+    ctx.logger = logger.child({ updateId: update.update_id });
+    await handleBotError(new BotError(new TypeError("x is undefined"), ctx));
+    expect(JSON.parse(raw[0]!)).toMatchObject({ level: 50, msg: "update failed" });
   });
 });

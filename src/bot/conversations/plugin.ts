@@ -1,8 +1,9 @@
+import { setTimeout as delay } from "node:timers/promises";
 import { type ConversationData, conversations, type VersionedState } from "@grammyjs/conversations";
 import type { Api, Context, MiddlewareFn } from "grammy";
 import { z } from "zod";
 import type { Database } from "../../db/client";
-import { markBlockedUsers } from "../../telegram/api-transformers";
+import { markBlockedUsers, readableRefusals, retryTransient } from "../../telegram/api-transformers";
 import type { Users } from "../../users/users";
 import type { BotContext } from "../context";
 import { chatUserKey } from "../keys";
@@ -65,26 +66,35 @@ export function conversationsPlugin(db: Database): MiddlewareFn<BotContext> {
   }) as MiddlewareFn<BotContext>;
 }
 
-const markedApis = new WeakSet<Api>();
+const preparedApis = new WeakSet<Api>();
 
 /**
  * The plugin builds a fresh `Api` for every context inside a conversation,
- * without bot.api's transformers: this installs the blocked-user marking on it
- * (once per `Api`). The mark runs in `external`, so replaying a recorded 403
- * does not mark again a user who has written since. Auto-retry stays out:
- * Screen waits out flood control itself, and a replay must not wait again.
+ * without bot.api's transformers: this installs on it (once per `Api`) what
+ * every call of the bot needs. Refusals get the Bot API's shape (the server's
+ * words kept); a user who blocked the bot is marked, in `external`, so
+ * replaying a recorded 403 does not mark again a user who has written since;
+ * a call that failed in passing (a lost connection, a 5xx) is tried again,
+ * its pauses in `external`, so a replay reads the recorded tries without
+ * waiting. Flood waits stay with Screen, for the same reason.
  */
-export function markBlockedInConversation(users: Pick<Users, "markBlocked">, outer: BotContext) {
+export function conversationApi(users: Pick<Users, "markBlocked">, outer: BotContext) {
   return (conversation: Conv): MiddlewareFn<Context>[] => {
-    const transformer = markBlockedUsers(
+    const markBlocked = markBlockedUsers(
       { markBlocked: (id) => conversation.external(() => users.markBlocked(id)) },
       outer.logger,
     );
+    const retry = retryTransient(outer.telegramRetry, (ms, info) =>
+      conversation.external(async () => {
+        outer.logger.info({ ...info, retryInMs: ms }, "Telegram call failed in passing: trying again");
+        await delay(ms);
+      }),
+    );
     return [
       (ctx, next) => {
-        if (!markedApis.has(ctx.api)) {
-          ctx.api.config.use(transformer);
-          markedApis.add(ctx.api);
+        if (!preparedApis.has(ctx.api)) {
+          ctx.api.config.use(readableRefusals(), markBlocked, retry);
+          preparedApis.add(ctx.api);
         }
         return next();
       },

@@ -23,14 +23,17 @@ function cannotBeTold(error: unknown): boolean {
 /**
  * The error boundary (and `bot.catch`): log what failed with enough context
  * to find it, and tell the user, in their language, only that something went
- * wrong. Details never reach the chat.
+ * wrong. Details never reach the chat. Telegram out of reach (a lost
+ * connection, a 5xx, each already tried again) is not our bug: a warning.
  */
 export async function handleBotError(err: BotError<BotContext>, fallback?: Logger): Promise<void> {
   const ctx = err.ctx;
-  // an error before the update's logger was made (bot.catch) is logged with the bot's
+  // an error before the update's logger was made (bot.catch) is logged with the bot's;
+  // the update's own logger names the update already
   const logger: Logger | undefined = ctx.logger ?? fallback;
+  const named = ctx.logger ? {} : { updateId: ctx.update.update_id };
   const context = {
-    updateId: ctx.update.update_id,
+    ...named,
     updateType: Object.keys(ctx.update).find((k) => k !== "update_id"),
     userId: ctx.from?.id,
     chatId: ctx.chat?.id,
@@ -41,7 +44,8 @@ export async function handleBotError(err: BotError<BotContext>, fallback?: Logge
     logger?.info(context, "query answered too late");
     return;
   }
-  logger?.error(context, "update failed");
+  if (isTelegramFailure(err.error, "transient")) logger?.warn(context, "update failed");
+  else logger?.error(context, "update failed");
 
   if (cannotBeTold(err.error)) return;
   // ctx.t exists only once the i18n middleware ran; the error may come from before it.
@@ -54,6 +58,6 @@ export async function handleBotError(err: BotError<BotContext>, fallback?: Logge
     if (ctx.preCheckoutQuery) await ctx.answerPreCheckoutQuery(false, { error_message: text });
     if (ctx.chat) await ctx.reply(text);
   } catch (replyError) {
-    logger?.warn({ updateId: context.updateId, error: describe(replyError) }, "could not tell the user");
+    logger?.warn({ ...named, error: describe(replyError) }, "could not tell the user");
   }
 }

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { TranslateFor } from "../../i18n/i18n";
 import { faultPoint } from "../../lib/fault-point";
 import type { Logger } from "../../lib/logger";
+import { messageOf } from "../../lib/message-of";
 import { type JobHandler, type JobKind, jobHandler } from "../../queue/job";
 import { DownloadError } from "../../storage/media-store";
 import {
@@ -13,7 +14,7 @@ import {
 } from "../../telegram/telegram-error";
 import type { Generations } from "../service";
 import { endedBadly } from "../states";
-import { showStatus } from "../status";
+import { type ShowOptions, showStatus } from "../status";
 import { type Generation, generationJobData } from "../types";
 import { deliverInline, type InlineDeliveryDeps } from "./deliver-inline";
 import { copyOutputs, type Delivered, deliverOutputs } from "./send-outputs";
@@ -59,10 +60,18 @@ function permanent(err: unknown): string | null {
   return telegramReason(err, "rejected", "message-gone", "chat-migrated");
 }
 
-/** One delivery attempt; a Telegram 429 anywhere in it becomes a `flood` outcome. */
-export async function deliverGeneration(id: string, deps: DeliverDeps): Promise<DeliverOutcome> {
+/**
+ * One delivery attempt; a Telegram 429 anywhere in it becomes a `flood` outcome.
+ * On the `final` attempt a send that still fails is given up: refunded, and the
+ * user told, rather than left to a later round.
+ */
+export async function deliverGeneration(
+  id: string,
+  deps: DeliverDeps,
+  final = false,
+): Promise<DeliverOutcome> {
   try {
-    return await deliverOnce(id, deps);
+    return await deliverOnce(id, deps, final);
   } catch (err) {
     const failure = classifyTelegramError(err);
     if (failure?.kind === "flood") return { kind: "flood", retryAfterSeconds: failure.retryAfter };
@@ -70,7 +79,7 @@ export async function deliverGeneration(id: string, deps: DeliverDeps): Promise<
   }
 }
 
-async function deliverOnce(id: string, deps: DeliverDeps): Promise<DeliverOutcome> {
+async function deliverOnce(id: string, deps: DeliverDeps, final: boolean): Promise<DeliverOutcome> {
   const { generations } = deps;
   const g = await generations.get(id);
   if (!g) return { kind: "nothing-to-do" };
@@ -121,6 +130,9 @@ async function deliverOnce(id: string, deps: DeliverDeps): Promise<DeliverOutcom
     }
     const hopeless = permanent(err);
     if (hopeless) return undeliverable(delivering, hopeless, deps);
+    // Telegram out of reach all through the attempts: not our bug, but the user must hear of it
+    if (final && isTelegramFailure(err, "transient"))
+      return undeliverable(delivering, messageOf(err), deps, "warn");
     throw err;
   }
   await generations.recordDelivery(id, attempt, { state: "sent", messageIds: delivered.messageIds });
@@ -138,9 +150,14 @@ async function deliverOnce(id: string, deps: DeliverDeps): Promise<DeliverOutcom
  * Shows `g`'s status as its state says. One Telegram will never take is logged as
  * `what` (a user who blocked the bot is marked so); a failure in passing is thrown.
  */
-async function showOrWarn(g: Generation, deps: DeliverDeps, what: string): Promise<void> {
+async function showOrWarn(
+  g: Generation,
+  deps: DeliverDeps,
+  what: string,
+  options: ShowOptions = {},
+): Promise<void> {
   try {
-    await showStatus(deps.api, deps.generations, g, deps.t);
+    await showStatus(deps.api, deps.generations, g, deps.t, options);
   } catch (err) {
     const reason = unreachable(err) ?? permanent(err);
     if (!reason) throw err;
@@ -175,7 +192,7 @@ async function undeliverable(
 async function notify(g: Generation, deps: DeliverDeps): Promise<DeliverOutcome> {
   if (g.notifiedAt) return { kind: "nothing-to-do" };
   // a notice Telegram will never take is given up, not retried forever
-  await showOrWarn(g, deps, "failure notice not deliverable");
+  await showOrWarn(g, deps, "failure notice not deliverable", { anew: g.error?.reason === "undeliverable" });
   await deps.generations.markNotified(g.id);
   return { kind: "notified" };
 }
@@ -183,20 +200,22 @@ async function notify(g: Generation, deps: DeliverDeps): Promise<DeliverOutcome>
 /**
  * The deliver job: one per generation (its id is the job id). It shares the deliver
  * queue, and its limit of Telegram sends, with broadcasts: results carry no priority,
- * so BullMQ takes them before any broadcast job.
+ * so BullMQ takes them before any broadcast job. Its tries span about a minute of
+ * pauses (each send already tried again within the attempt): a result that keeps
+ * failing is refunded and told within minutes.
  */
 export const deliverJob: JobKind<z.infer<typeof generationJobData>> = {
   queue: "deliver",
   name: "deliver",
   label: "deliver",
   data: generationJobData,
-  policy: { attempts: 10, backoffMs: 2_000 },
+  policy: { attempts: 6, backoffMs: 2_000 },
 };
 
 /** Runs `deliverGeneration`; Telegram's flood control pauses every send of every worker. */
 export function deliverJobHandler(deps: DeliverDeps): JobHandler {
-  return jobHandler(deliverJob, async ({ gid }) => {
-    const outcome = await deliverGeneration(gid, deps);
+  return jobHandler(deliverJob, async ({ gid }, attempt) => {
+    const outcome = await deliverGeneration(gid, deps, attempt.final);
     if (outcome.kind !== "flood") return { kind: "done", outcome: outcome.kind };
     deps.logger.warn(
       { generationId: gid, retryAfter: outcome.retryAfterSeconds },

@@ -28,7 +28,7 @@ export const telegramLimits: TelegramLimits = {
 export const localServerLimits: TelegramLimits = { ...telegramLimits, uploadMaxBytes: 2000 * 1000 * 1000 };
 
 export interface DeliveryDeps {
-  /** what a delivery sends with: the result's files, its caption or link, edits in place (inline mode) */
+  /** what a delivery sends with: the result's files, its caption or link, edits in place (inline mode), a stale status deleted */
   api: Pick<
     Api,
     | "sendPhoto"
@@ -41,6 +41,7 @@ export interface DeliveryDeps {
     | "editMessageText"
     | "editMessageTextInline"
     | "editMessageMediaInline"
+    | "deleteMessage"
   >;
   store: Pick<MediaStore, "copy">;
   t: TranslateFor;

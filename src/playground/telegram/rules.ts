@@ -54,6 +54,8 @@ export interface TelegramRules {
   maxStarsPerInvoice: number;
   /** privacy mode: in groups the bot only sees commands, replies to itself and service messages */
   groupPrivacy: boolean;
+  /** getUpdates waits its `timeout` for an update, as Telegram does; a server that is not Telegram's may answer at once */
+  holdLongPolls: boolean;
   flood: FloodRules | false;
   webhook: WebhookRules;
 }
@@ -89,6 +91,7 @@ export const defaultTelegramRules: TelegramRules = {
   webAppRequireHttps: false,
   maxStarsPerInvoice: 10_000,
   groupPrivacy: true,
+  holdLongPolls: true,
   flood: defaultFloodRules,
   webhook: { requireHttps: false, timeoutMs: 10_000, retryDelayMs: 500, maxRetryDelayMs: 10_000 },
 };

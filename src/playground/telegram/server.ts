@@ -3,7 +3,7 @@ import { rm, stat } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import { serve } from "@hono/node-server";
+import { type HttpBindings, serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { ApiError, type Envelope } from "./errors";
 import { botMethods } from "./methods/bot";
@@ -13,7 +13,7 @@ import { paymentMethods } from "./methods/payments";
 import { queryMethods } from "./methods/queries";
 import { boundaryOf, parseMultipart, spoolMultipart } from "./multipart";
 import { Params, summarizeParams } from "./params";
-import type { MethodHandler, World } from "./world";
+import type { CallRecord, MethodHandler, World } from "./world";
 
 const handlers = new Map<string, { name: string; handler: MethodHandler }>();
 for (const group of [botMethods, messageMethods, mediaMethods, queryMethods, paymentMethods]) {
@@ -24,6 +24,7 @@ for (const group of [botMethods, messageMethods, mediaMethods, queryMethods, pay
 
 const notFound = new ApiError(404, "Not Found");
 const unauthorized = new ApiError(401, "Unauthorized");
+const badGateway = new ApiError(502, "Bad Gateway");
 
 async function readParams(world: World, request: Request): Promise<Params> {
   const raw: Record<string, unknown> = Object.fromEntries(new URL(request.url).searchParams);
@@ -62,11 +63,12 @@ export async function callMethod(
   methodName: string,
   params: Params,
   signal?: AbortSignal,
-): Promise<{ status: number; envelope: Envelope }> {
+): Promise<{ status: number; envelope: Envelope; body: unknown; record: CallRecord }> {
   const entry = handlers.get(methodName.toLowerCase());
   const at = world.clock.now();
   let envelope: Envelope;
   let status = 200;
+  let body: unknown;
   try {
     if (!entry) throw notFound;
     const fault = world.faults.find((f) => f.method === entry.name.toLowerCase() || f.method === "*");
@@ -78,6 +80,11 @@ export async function callMethod(
         fault.gate.waiting += 1;
         await fault.gate.opened;
         fault.gate.waiting -= 1;
+      }
+      if (fault.raw) {
+        status = fault.raw.status;
+        body = fault.raw.body;
+        throw new ApiError(fault.raw.status, `(answered ${JSON.stringify(fault.raw.body)})`);
       }
       if (fault.error) throw fault.error;
     }
@@ -95,13 +102,14 @@ export async function callMethod(
     envelope = error.toEnvelope();
     logRejection(world, entry?.name ?? methodName, params, error);
   }
-  world.calls.push({
+  const record: CallRecord = {
     method: entry?.name ?? methodName,
     params: summarizeParams(params),
     at,
     response: envelope,
-  });
-  return { status, envelope };
+  };
+  world.calls.push(record);
+  return { status, envelope, body: body ?? envelope, record };
 }
 
 function logRejection(world: World, method: string, params: Params, error: ApiError): void {
@@ -162,11 +170,22 @@ export function createApp(world: World): Hono {
       const error = err instanceof ApiError ? err : new ApiError(400, "Bad Request: can't parse request");
       return c.json(error.toEnvelope(), error.code as 400);
     }
-    const { status, envelope } = await callMethod(world, call[2]!, params, c.req.raw.signal).finally(() =>
+    const fault = world.randomFaults?.draw() ?? "none";
+    const cut = () => {
+      (c.env as Partial<HttpBindings> | undefined)?.incoming?.socket.destroy();
+      return new Response(null, { status: 500 });
+    };
+    if (fault === "drop-before") return cut();
+    if (fault === "bad-gateway") return c.json(badGateway.toEnvelope(), 502);
+    const { status, body, record } = await callMethod(world, call[2]!, params, c.req.raw.signal).finally(() =>
       // spooled uploads: what the call kept is linked into the bot's folder by now
       Promise.all([...params.files.values()].map((f) => f.diskPath && rm(f.diskPath, { force: true }))),
     );
-    return new Response(JSON.stringify(envelope), {
+    if (fault === "drop-after") {
+      record.unconfirmed = true;
+      return cut();
+    }
+    return new Response(JSON.stringify(body), {
       status,
       headers: { "content-type": "application/json" },
     });

@@ -7,6 +7,7 @@ import { createGroup, type GroupOptions, type TestGroup } from "./groups";
 import { inlineMessageView } from "./inline";
 import { commandMenuFor } from "./methods/bot";
 import { Params } from "./params";
+import { type RandomFaultOptions, RandomFaults } from "./random-faults";
 import {
   defaultTelegramRules,
   localServerRules,
@@ -88,6 +89,16 @@ export interface TelegramStandIn {
     error: { code: number; description: string; retryAfter?: number },
     times?: number,
   ): void;
+  /**
+   * answers the next `times` calls of `method` ("*" for any) with this HTTP status and exactly
+   * this JSON body, unhandled: a Bot API server that is not Telegram's (`{ "message": … }` alone)
+   */
+  answerNext(method: string, answer: { status: number; body: unknown }, times?: number): void;
+  /**
+   * cuts connections and answers 502s at random from now on, drawn from a seed (see
+   * RandomFaultOptions): `drawn` counts each kind, `stop` ends them
+   */
+  randomFaults(options: RandomFaultOptions): { drawn: RandomFaults["drawn"]; stop(): void };
   /** holds the next `times` calls of `method` ("*" for any) for `ms` of real time before serving them */
   delayNext(method: string, ms: number, times?: number): void;
   /** holds every call of `method` ("*" for any) from now until `release`, then serves them */
@@ -176,6 +187,19 @@ export async function startTelegramStandIn(options: StandInOptions = {}): Promis
         error: new ApiError(error.code, error.description, parameters),
         times,
       });
+    },
+    answerNext(method, answer, times = 1) {
+      w.faults.push({ method: method.toLowerCase(), raw: answer, times });
+    },
+    randomFaults(faultOptions) {
+      const faults = new RandomFaults(faultOptions);
+      w.randomFaults = faults;
+      return {
+        drawn: faults.drawn,
+        stop() {
+          if (w.randomFaults === faults) w.randomFaults = undefined;
+        },
+      };
     },
     delayNext(method, ms, times = 1) {
       w.faults.push({ method: method.toLowerCase(), delayMs: ms, times });

@@ -135,7 +135,7 @@ export class UpdateQueue {
     this.setAllowed(params.allowed_updates);
     const limit = params.limit === undefined || params.limit <= 0 ? 100 : Math.min(100, params.limit);
     const timeoutMs = Math.max(0, params.timeout ?? 0) * 1000;
-    if (this.pending.length === 0 && timeoutMs > 0 && !this.closed) {
+    if (this.pending.length === 0 && timeoutMs > 0 && this.rules().holdLongPolls && !this.closed) {
       await new Promise<void>((resolve, reject) => {
         const done = () => {
           clearTimeout(timer);

@@ -5,6 +5,7 @@ import type { ApiError, Envelope } from "./errors";
 import { FileStore } from "./files";
 import { FloodControl } from "./flood";
 import type { Params } from "./params";
+import type { RandomFaults } from "./random-faults";
 import type { TelegramRules } from "./rules";
 import type { InlineResultsButton } from "./schemas";
 import { UpdateQueue } from "./updates";
@@ -16,6 +17,8 @@ export interface CallRecord {
   /** the stand-in clock's time of the call */
   at: number;
   response: Envelope;
+  /** the call was handled but its connection cut before the answer: Telegram did not confirm it to the bot */
+  unconfirmed?: true;
 }
 
 export interface CallbackAnswer {
@@ -90,6 +93,8 @@ export interface Fault {
   delayMs?: number;
   /** hold the call until the test opens this gate (Telegram slow for as long as a test needs) */
   gate?: Gate;
+  /** answer with this HTTP status and exactly this body, unhandled: a Bot API server that is not Telegram's */
+  raw?: { status: number; body: unknown };
   times: number;
 }
 
@@ -138,6 +143,8 @@ export class World {
   /** name, description and short description, by `${field}|${language}` */
   readonly profile = new Map<string, string>();
   readonly faults: Fault[] = [];
+  /** seeded random faults on every method call (a cut connection, a 502); none unless a test starts them */
+  randomFaults: RandomFaults | undefined;
   /** invoices the bot sent, by `${chatId}:${messageId}` */
   readonly invoices = new Map<string, InvoiceState>();
   /** invoice links by slug (`https://t.me/$<slug>`) */

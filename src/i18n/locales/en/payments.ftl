@@ -24,6 +24,7 @@ buy-price-label = { $credits } credits
 buy-pack-gone = That pack is no longer on sale. Please choose again with /buy.
 buy-pack-changed = This pack changed since the invoice was sent. Please choose again with /buy; nothing was charged.
 buy-invoice-invalid = This invoice is not valid. Please choose a pack with /buy; nothing was charged.
+buy-invoice-failed = The payment form could not be opened just now. Please press the pack again in a moment; nothing was charged.
 # $credits: credits added; $available: the new balance
 buy-paid = ⭐ { $credits } credits added. Your balance: { $available } credits.
 buy-paid-test = ⭐ { $credits } credits added. Your balance: { $available } credits. This was a test payment: no real Stars were charged.
