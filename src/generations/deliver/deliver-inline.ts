@@ -87,7 +87,7 @@ export async function deliverInline(
 ): Promise<Delivered> {
   const limits = deps.limits ?? telegramLimits;
   const caption = captionOf(g, deps.t, limits);
-  const file = uploadedBefore(g) ?? (await upload(g, deps, caption));
+  const file: ShownFile & { privateCopy?: number } = uploadedBefore(g) ?? (await upload(g, deps, caption));
   const media: ShownMedia = { type: file.kind, media: file.fileId, caption };
   try {
     await deps.api.editMessageMediaInline(g.inlineMessageId, media);
@@ -99,7 +99,7 @@ export async function deliverInline(
     if (!shown && !keptPrivately) throw err;
     if (keptPrivately) return { messageIds: [], fileIds: [file.fileId], fileKinds: [file.kind] };
   }
-  if ("privateCopy" in file && file.privateCopy !== undefined) {
+  if (file.privateCopy !== undefined) {
     await deps.api.deleteMessage(g.userId, file.privateCopy).catch((err: unknown) => {
       // cosmetic: the result is shown where it was placed either way
       if (!classifyTelegramError(err)) throw err;
