@@ -59,6 +59,8 @@ export function Admin() {
   const margin: Series[] = [
     { name: "margin", label: w.t("admin-margin"), values: list.map((d) => d.margin) },
   ];
+  // a margin of 0 on days with requests is a figure, not the absence of one
+  const anyRequest = list.some((d) => d.generations.length > 0 || d.spent !== 0);
   const labels = list.map((d) => d.day);
 
   return (
@@ -95,6 +97,7 @@ export function Admin() {
         labels={labels}
         series={margin}
         kind="stack"
+        hasData={anyRequest}
       />
       <Today today={stats.today} />
       <h2>{w.t("admin-broadcasts")}</h2>
@@ -224,11 +227,13 @@ function Chart(props: {
   labels: string[];
   series: Series[];
   kind: "stack" | "lines";
+  /** whether the days had anything to show, when values of 0 do not say (unset: any value but 0) */
+  hasData?: boolean;
 }) {
   const { w } = useEnv();
   const n = props.labels.length;
   const total = props.series.reduce((sum, s) => sum + s.values.reduce((a, b) => a + b, 0), 0);
-  const anything = props.series.some((s) => s.values.some((v) => v !== 0));
+  const anything = props.hasData ?? props.series.some((s) => s.values.some((v) => v !== 0));
   const caption = (
     <figcaption>
       {props.title} <small class="unit">{props.unit}</small>
@@ -260,9 +265,12 @@ function Chart(props: {
   );
   const top = roundUp(Math.max(0, ...sums.map((s) => s.up)));
   const bottom = -roundUp(-Math.min(0, ...sums.map((s) => s.down)));
+  // every value 0: the zero line alone, at the foot of the frame
+  const flat = top === 0 && bottom === 0;
+  const ceiling = flat ? 1 : top;
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
-  const y = (v: number) => pad.top + ((top - v) / (top - bottom)) * plotH;
+  const y = (v: number) => pad.top + ((ceiling - v) / (ceiling - bottom)) * plotH;
   const slot = plotW / Math.max(1, n);
   const x = (i: number) => pad.left + i * slot;
   const dayFormat = new Intl.DateTimeFormat(w.lang, { month: "short", day: "numeric", timeZone: "UTC" });
@@ -317,7 +325,7 @@ function Chart(props: {
     <figure class="chart" data-testid={props.testid} data-total={total}>
       {caption}
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={props.title} dir="ltr">
-        {axisTicks(top, bottom).map((v) => (
+        {(flat ? [0] : axisTicks(top, bottom)).map((v) => (
           <g key={v} data-testid="y-tick" data-value={v}>
             <line
               class={v === 0 ? "axis" : "grid"}
