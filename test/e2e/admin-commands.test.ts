@@ -298,9 +298,9 @@ describe("admin commands end to end", () => {
     // "@robin" is no one's username: the usernames that start with it are offered
     const none = await ask(admin, `/ban @robin_${stamp}`);
     expect(none.text).toBe(
-      en("admin-unknown-user", { given: `@robin_${stamp}` }) + "\n" + en("admin-target-ways"),
+      `${en("admin-unknown-user", { given: `@robin_${stamp}` })}\n${en("admin-target-ways")}`,
     );
-    const like = await ask(admin, `/grant @robin 10`);
+    const like = await ask(admin, "/grant @robin 10");
     expect(like.text).toContain(en("admin-did-you-mean"));
     expect(like.text).toContain(`@robin_a_${stamp} · ${twins[0]!.id}`);
 
