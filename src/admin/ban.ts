@@ -6,18 +6,16 @@ import { translateFor } from "../i18n/i18n";
 import { classifyTelegramError } from "../telegram/telegram-error";
 import type { Users } from "../users/users";
 import { argumentsOf } from "./admin-only";
-import { findTarget, type TargetLookup, userLabel } from "./target";
+import { explainTarget, findTarget, type TargetLookup, userLabel } from "./target";
 
 export interface BanDeps {
-  users: Pick<Users, "get" | "findByUsername" | "ban" | "unban">;
+  users: Pick<Users, "get" | "findByUsername" | "findByName" | "ban" | "unban">;
   generations: Pick<Generations, "cancelQueuedOf" | "setStatusShown">;
   adminIds: readonly number[];
 }
 
 async function explainMissing(ctx: BotContext, found: Exclude<TargetLookup, { ok: true }>, usage: string) {
-  await ctx.reply(
-    found.problem === "missing" ? ctx.t(usage) : ctx.t("admin-unknown-user", { given: found.given }),
-  );
+  await ctx.reply(explainTarget(ctx.t, found, usage));
 }
 
 /**
@@ -29,7 +27,7 @@ export function registerBan(admins: Composer<BotContext>, deps: BanDeps): void {
   const privately = admins.chatType("private");
 
   privately.command("ban", async (ctx) => {
-    const found = await findTarget(deps.users, argumentsOf(ctx)[0]);
+    const found = await findTarget(deps.users, argumentsOf(ctx)[0], ctx.msg.reply_to_message);
     if (!found.ok) return explainMissing(ctx, found, "ban-usage");
     const user = found.user;
     if (deps.adminIds.includes(user.id)) {
@@ -61,7 +59,7 @@ export function registerBan(admins: Composer<BotContext>, deps: BanDeps): void {
   });
 
   privately.command("unban", async (ctx) => {
-    const found = await findTarget(deps.users, argumentsOf(ctx)[0]);
+    const found = await findTarget(deps.users, argumentsOf(ctx)[0], ctx.msg.reply_to_message);
     if (!found.ok) return explainMissing(ctx, found, "unban-usage");
     const lifted = await deps.users.unban(found.user.id);
     if (lifted) ctx.logger.info({ adminId: ctx.from.id, userId: found.user.id }, "user unbanned");

@@ -12,13 +12,16 @@ import { registerGrant } from "./grant";
 import { grantStore } from "./grant-store";
 import { registerRefund } from "./refund";
 import { collectStats, formatStats } from "./stats";
-import { findTarget } from "./target";
+import { explainTarget, findTarget } from "./target";
 import { collectUserReport, formatUserReport } from "./user-report";
 
 export interface AdminFeatureDeps {
   db: Database;
   ledger: Pick<Ledger, "account" | "grant" | "takeUpTo">;
-  users: Pick<Users, "get" | "findByUsername" | "ban" | "unban" | "reachablePrivately">;
+  users: Pick<
+    Users,
+    "get" | "findByUsername" | "findByName" | "ban" | "unban" | "reachablePrivately" | "markBlocked"
+  >;
   generations: Pick<Generations, "cancelQueuedOf" | "setStatusShown">;
   payments: Pick<PaymentStore, "byCharge" | "refund">;
   adminIds: readonly number[];
@@ -38,13 +41,9 @@ export function adminFeature(deps: AdminFeatureDeps): Composer<BotContext> {
   });
 
   privately.command("user", async (ctx) => {
-    const found = await findTarget(deps.users, argumentsOf(ctx)[0]);
+    const found = await findTarget(deps.users, argumentsOf(ctx)[0], ctx.msg.reply_to_message);
     if (!found.ok) {
-      await ctx.reply(
-        found.problem === "missing"
-          ? ctx.t("user-usage")
-          : ctx.t("admin-unknown-user", { given: found.given }),
-      );
+      await ctx.reply(explainTarget(ctx.t, found, "user-usage"));
       return;
     }
     await ctx.reply(formatUserReport(ctx.t, await collectUserReport(deps.db, deps.ledger, found.user)));

@@ -3,23 +3,28 @@ import { z } from "zod";
 import type { BotContext } from "../bot/context";
 import type { Ledger } from "../credits/ledger";
 import { classifyTelegramError } from "../telegram/telegram-error";
-import type { Users } from "../users/users";
+import type { UserRecord, Users } from "../users/users";
 import { argumentsOf, asciiDigits } from "./admin-only";
+import { tellGrantRecipient } from "./grant-notice";
 import type { ConfirmOutcome, GrantStore } from "./grant-store";
-import { findTarget, userLabel } from "./target";
+import { explainTarget, findTarget, userLabel } from "./target";
 
 /** The most one /grant may move either way: a typo of a few zeros is refused, not applied. */
 export const maxGrant = 1_000_000;
 const maxReason = 200;
 
 export type GrantParse =
-  | { ok: true; target: string; amount: number; reason: string | undefined }
+  | { ok: true; target: string | undefined; amount: number; reason: string | undefined }
   | { ok: false; problem: "usage" | "amount" | "zero" | "too-large" | "reason-required" | "reason-too-long" };
 
-/** `/grant <user> <credits> [reason]`: a negative amount needs a reason. */
-export function parseGrant(words: readonly string[]): GrantParse {
-  const [target, rawAmount, ...rest] = words;
-  if (target === undefined || rawAmount === undefined) return { ok: false, problem: "usage" };
+/**
+ * `/grant <user> <credits> [reason]`, or `/grant <credits> [reason]` in reply
+ * to a forwarded message (`replied`: its sender is the user): a negative
+ * amount needs a reason.
+ */
+export function parseGrant(words: readonly string[], replied = false): GrantParse {
+  const [target, rawAmount, ...rest] = replied ? [undefined, ...words] : words;
+  if ((target === undefined && !replied) || rawAmount === undefined) return { ok: false, problem: "usage" };
   const amountText = asciiDigits(rawAmount).replace(/^\u2212/, "-");
   if (!/^[+-]?\d{1,16}$/.test(amountText)) return { ok: false, problem: "amount" };
   const amount = Number(amountText);
@@ -42,7 +47,7 @@ const grantButton = z
 const grantButtonPattern = /^ag:/;
 
 export interface GrantDeps {
-  users: Pick<Users, "get" | "findByUsername">;
+  users: Pick<Users, "get" | "findByUsername" | "findByName" | "reachablePrivately" | "markBlocked">;
   ledger: Pick<Ledger, "account">;
   store: GrantStore;
 }
@@ -77,16 +82,17 @@ function outcomeText(ctx: BotContext, outcome: ConfirmOutcome, label: string): s
 /** /grant in an admin's private chat, and its Confirm / Cancel buttons. */
 export function registerGrant(admins: Composer<BotContext>, deps: GrantDeps): void {
   admins.chatType("private").command("grant", async (ctx) => {
-    const parsed = parseGrant(argumentsOf(ctx));
+    const replied = ctx.msg.reply_to_message;
+    const parsed = parseGrant(argumentsOf(ctx), replied?.forward_origin !== undefined);
     if (!parsed.ok) {
       await ctx.reply(
         `${ctx.t(`grant-problem-${parsed.problem}`, { max: maxGrant })}\n${ctx.t("grant-usage")}`,
       );
       return;
     }
-    const found = await findTarget(deps.users, parsed.target);
+    const found = await findTarget(deps.users, parsed.target, replied);
     if (!found.ok) {
-      await ctx.reply(ctx.t("admin-unknown-user", { given: parsed.target.slice(0, 40) }));
+      await ctx.reply(explainTarget(ctx.t, found, "grant-usage"));
       return;
     }
     const user = found.user;
@@ -126,8 +132,9 @@ export function registerGrant(admins: Composer<BotContext>, deps: GrantDeps): vo
       ? await deps.store.confirm(chatId, messageId, ctx.from.id)
       : await deps.store.cancel(chatId, messageId, ctx.from.id);
     let label = "";
+    let user: UserRecord | undefined;
     if (outcome.kind === "done") {
-      const user = await deps.users.get(outcome.grant.targetId);
+      user = await deps.users.get(outcome.grant.targetId);
       label = user ? userLabel(user) : String(outcome.grant.targetId);
       ctx.logger.info(
         {
@@ -142,9 +149,19 @@ export function registerGrant(admins: Composer<BotContext>, deps: GrantDeps): vo
     }
     const text = outcomeText(ctx, outcome, label);
     await ctx.answerCallbackQuery({ text: text.slice(0, 200) });
+    let told = "";
+    if (outcome.kind === "done" && user && outcome.moved !== 0) {
+      const notified = await tellGrantRecipient(
+        { api: ctx.api, users: deps.users, logger: ctx.logger },
+        user,
+        outcome.moved,
+        outcome.available,
+      );
+      told = `\n${ctx.t(notified ? "grant-told" : "grant-not-told")}`;
+    }
     // the question turns into its outcome; a repeated tap leaves it as the first tap made it
     if (outcome.kind === "done" || (outcome.kind === "cancelled" && confirm === false)) {
-      await ctx.editMessageText(text).catch((err: unknown) => {
+      await ctx.editMessageText(`${text}${told}`).catch((err: unknown) => {
         // the question may be gone or too old to edit: the toast said it already
         if (!classifyTelegramError(err)) throw err;
       });

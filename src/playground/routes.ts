@@ -93,7 +93,9 @@ export function playgroundRoutes(deps: {
   const { tg, cast, feed } = deps;
   const app = new Hono();
   app.onError((err, c) => {
-    if (err instanceof BadInput || err instanceof z.ZodError) return c.json({ error: err.message }, 400);
+    if (err instanceof BadInput) return c.json({ error: err.message }, 400);
+    // the page shows it in its banner: words, not zod's JSON
+    if (err instanceof z.ZodError) return c.json({ error: z.prettifyError(err) }, 400);
     // a mistake in this code, not the user's: it must show as one
     if (err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError)
       return c.json({ error: "failed" }, 500);
@@ -128,6 +130,7 @@ export function playgroundRoutes(deps: {
       users: cast.members.map((m) => ({
         id: m.user.id,
         name: m.user.info.first_name,
+        ...(m.user.info.username ? { username: m.user.info.username } : {}),
         language: m.user.info.language_code,
         role: m.role,
         admin: m.admin,

@@ -28,16 +28,17 @@ export function pickKeyboard(
     const mark = choice.value === current ? "✓ " : "";
     keyboard.text(`${mark}${choice.label}`, panelData.pick(choice.value));
   });
-  if (pages > 1) {
-    keyboard.row();
-    keyboard.text(page > 0 ? t("cv-btn-prev") : "·", page > 0 ? panelData.page(page - 1) : panelData.noop());
-    keyboard.text(`${page + 1}/${pages}`, panelData.noop());
-    keyboard.text(
-      page < pages - 1 ? t("cv-btn-next") : "·",
-      page < pages - 1 ? panelData.page(page + 1) : panelData.noop(),
-    );
-  }
+  // only buttons that go somewhere: the page's number is in the title (pickTitle)
+  if (page > 0 || page < pages - 1) keyboard.row();
+  if (page > 0) keyboard.text(t("cv-btn-prev"), panelData.page(page - 1));
+  if (page < pages - 1) keyboard.text(t("cv-btn-next"), panelData.page(page + 1));
   return navRow(keyboard, t, { back: true });
+}
+
+/** The picker's title, with the page it shows when the choices take several. */
+export function pickTitle(title: string, choices: number, page: number, layout: PickLayout, t: Screen["t"]) {
+  const pages = Math.ceil(choices / layout.perPage);
+  return pages > 1 ? t("cv-pick-page", { title, page: page + 1, pages }) : title;
 }
 
 /**
@@ -54,7 +55,10 @@ export async function pickFrom(
   const index = choices.findIndex((c) => c.value === current);
   let page = index < 0 ? 0 : Math.floor(index / layout.perPage);
   for (;;) {
-    await screen.show(title, pickKeyboard(choices, current, page, layout, screen.t));
+    await screen.show(
+      pickTitle(title, choices.length, page, layout, screen.t),
+      pickKeyboard(choices, current, page, layout, screen.t),
+    );
     const action = await screen.nextPress();
     switch (action.kind) {
       case "pick":

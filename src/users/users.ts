@@ -189,6 +189,21 @@ export function createUsers(
     return row;
   }
 
+  /**
+   * Users an admin may mean by a name: those whose first name is `name`, and
+   * those whose username starts with it (ignoring case), most recently seen first.
+   */
+  async function findByName(name: string, limit: number): Promise<UserRecord[]> {
+    const lowered = name.replace(/^@/, "").toLowerCase();
+    const prefix = `${lowered.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.firstName}) = ${lowered} or lower(${users.username}) like ${prefix}`)
+      .orderBy(sql`${users.lastSeenAt} desc`)
+      .limit(limit);
+  }
+
   return {
     touch,
     get,
@@ -200,6 +215,7 @@ export function createUsers(
     unban,
     banState,
     findByUsername,
+    findByName,
   };
 }
 

@@ -189,12 +189,12 @@ describe("admin commands end to end", () => {
       (m) => m.message_id === take.message_id && Boolean(m.text?.startsWith("✅ Took")),
     );
     expect(done.text).toBe(
-      en("grant-done-partly", {
+      `${en("grant-done-partly", {
         credits: 150,
         missing: 350,
         user: `${target.id} (@${target.info.username})`,
         available: 0,
-      }),
+      })}\n${en("grant-told")}`,
     );
     expect(await balance(target.id)).toMatchObject({ available: 0, held: 0 });
     const adjustments = await h.db.db
@@ -209,6 +209,107 @@ describe("admin commands end to end", () => {
     await admin.waitFor((m) => m.message_id === cancelled.message_id && m.text === en("grant-cancelled"));
     expect(await balance(target.id)).toMatchObject({ available: 0, held: 0 });
     expect(await h.runtime.ledger.audit({ userId: target.id })).toEqual([]);
+  });
+
+  /** `/grant …` (or `/grant …` replying to `replyTo`), Confirm: the admin's outcome message. */
+  async function grantConfirmed(
+    command: string,
+    replyTo?: BotMessage | Awaited<ReturnType<TestUser["send"]>>,
+  ) {
+    const sent = replyTo ? await admin.send(command, { replyTo }) : await admin.send(command);
+    const question = await admin.waitFor(
+      (m) =>
+        Boolean(
+          m.reply_markup?.inline_keyboard
+            .flat()
+            .some((b) => "callback_data" in b && b.callback_data?.startsWith("ag:")),
+        ),
+      { after: sent },
+    );
+    await admin.waitForAnswer(await admin.press(/✅/, { message: question }));
+    return admin.waitFor((m) => m.message_id === question.message_id && !m.reply_markup);
+  }
+
+  /** Forwards `original` to the bot as the admin, and waits for whatever the bot answers to it. */
+  async function forwarded(original: Awaited<ReturnType<TestUser["send"]>>, hiddenSender = false) {
+    const copy = await admin.forwardToBot(original, { hiddenSender });
+    await admin.waitFor((m) => Boolean(m.text), { after: copy });
+    return copy;
+  }
+
+  test("/grant finds the user by first name or by a forwarded message, and tells them in their language", async () => {
+    const firstName = `Quinn${Date.now() % 100_000}`;
+    const target = h.tg.user({ language: "fa", firstName, username: `quinn_${Date.now() % 100_000}` });
+    const start = await target.send("/start");
+    await target.waitFor((m) => Boolean(m.text), { after: start });
+    const hello = await target.send("hello there");
+    await target.waitFor((m) => Boolean(m.text), { after: hello });
+    const label = `${target.id} (@${target.info.username})`;
+
+    const byName = await grantConfirmed(`/grant ${firstName.toLowerCase()} 100`);
+    expect(byName.text).toBe(
+      `${en("grant-done-added", { user: label, credits: 100, available: 200 })}\n${en("grant-told")}`,
+    );
+    // the recipient hears of it in Persian, with the balance it left
+    await target.waitFor(
+      (m) => m.text === translate("fa", "grant-notice-added", { credits: 100, available: 200 }),
+    );
+
+    // a message of theirs forwarded to the bot; /grant <credits> in reply to it
+    const fromTarget = await forwarded(hello);
+    const byForward = await grantConfirmed("/grant 5 thanks", fromTarget);
+    expect(byForward.text).toContain(en("grant-done-added", { user: label, credits: 5, available: 205 }));
+    expect(await balance(target.id)).toMatchObject({ available: 205, held: 0 });
+
+    // /user by a forwarded message too
+    const report = await ask(admin, "/user");
+    expect(report.text).toBe(en("user-usage"));
+    const sent = await admin.send("/user", { replyTo: fromTarget });
+    const about = await admin.waitFor((m) => Boolean(m.text), { after: sent });
+    expect(about.text).toContain(label);
+  });
+
+  test("/grant to a user who blocked the bot: the credits move, the admin learns they were not told", async () => {
+    const target = await namedUser();
+    await target.block();
+    const done = await grantConfirmed(`/grant ${target.id} 7`);
+    expect(done.text).toBe(
+      `${en("grant-done-added", { user: `${target.id} (@${target.info.username})`, credits: 7, available: 107 })}\n${en("grant-not-told")}`,
+    );
+    expect(await balance(target.id)).toMatchObject({ available: 107, held: 0 });
+  });
+
+  test("names that match several users or none, and hidden forwards, get an answer saying what to use", async () => {
+    const stamp = Date.now() % 100_000;
+    const twins = [
+      h.tg.user({ firstName: `Robin${stamp}`, username: `robin_a_${stamp}` }),
+      h.tg.user({ firstName: `Robin${stamp}` }),
+    ];
+    for (const twin of twins) {
+      const sent = await twin.send("/start");
+      await twin.waitFor((m) => Boolean(m.text), { after: sent });
+    }
+    const several = await ask(admin, `/grant Robin${stamp} 10`);
+    expect(several.text).toContain(en("admin-several-users", { count: 2, given: `Robin${stamp}` }));
+    for (const twin of twins) expect(several.text).toContain(String(twin.id));
+    expect(several.text).toContain(`@robin_a_${stamp}`);
+    expect(several.reply_markup).toBeUndefined();
+
+    // "@robin" is no one's username: the usernames that start with it are offered
+    const none = await ask(admin, `/ban @robin_${stamp}`);
+    expect(none.text).toBe(
+      `${en("admin-unknown-user", { given: `@robin_${stamp}` })}\n${en("admin-target-ways")}`,
+    );
+    const like = await ask(admin, "/grant @robin 10");
+    expect(like.text).toContain(en("admin-did-you-mean"));
+    expect(like.text).toContain(`@robin_a_${stamp} · ${twins[0]!.id}`);
+
+    // a forward from someone who hides their account carries only a name
+    const hidden = await forwarded(await twins[0]!.send("hi"), true);
+    const sent = await admin.send("/grant 10", { replyTo: hidden });
+    const answer = await admin.waitFor((m) => Boolean(m.text), { after: sent });
+    expect(answer.text).toBe(en("admin-hidden-user", { given: `Robin${stamp}` }));
+    for (const twin of twins) expect(await balance(twin.id)).toMatchObject({ available: 100, held: 0 });
   });
 
   test("/grant with bad input: a clear answer, no buttons, nothing changed", async () => {

@@ -81,6 +81,26 @@ describe("inline mode: file kinds, retries and expired queries", () => {
     expect(again.message.document?.file_id).toBe(pick.document_file_id);
   });
 
+  test("a result placed in a group shows only there: its upload to the private chat is taken back", async () => {
+    const user = await startedUser(h);
+    const group = h.tg.group({ members: [user] });
+    const { inlineMessageId } = await placeOffer(user, "a quiet harbour", group);
+    await user.waitForAnswer(confirmIn(user, inlineMessageId));
+    const [g] = await deliveredOf(user.id);
+    const shown = await eventually(async () => {
+      const v = inlineView(inlineMessageId);
+      return v.document ? v : undefined;
+    });
+    expect(shown.document?.file_id).toBe(g?.fileIds?.[0]);
+    // uploaded to the private chat for its file_id, then deleted there
+    const upload = h.tg.callsOf("sendDocument").find((c) => c.params.chat_id === user.id);
+    expect(upload?.response.ok).toBe(true);
+    const copies = (options: { includeDeleted?: boolean }) =>
+      user.messages(options).filter((m) => m.document?.file_id === g?.fileIds?.[0]);
+    expect(copies({ includeDeleted: true })).toHaveLength(1);
+    expect(copies({})).toEqual([]);
+  });
+
   test("an older result without recorded kinds is guessed; when Telegram refuses the guess, the answer comes without it", async () => {
     const user = await startedUser(h);
     await requestImage(user, "an old barn");

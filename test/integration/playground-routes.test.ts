@@ -57,6 +57,23 @@ describe("the playground API", () => {
     expect((await app.request("/api/press", json({ user: cast.members[0]!.user.id }))).status).toBe(400);
   });
 
+  test("a text over Telegram's limit is refused in words, not zod's JSON; the state names each person's @username", async () => {
+    const alex = cast.members[0]!;
+    const refused = await app.request(
+      "/api/send",
+      json({ user: alex.user.id, chatId: alex.user.chatId, text: "x".repeat(4097) }),
+    );
+    expect(refused.status).toBe(400);
+    const { error } = (await refused.json()) as { error: string };
+    expect(error).toMatch(/4096/);
+    expect(() => JSON.parse(error)).toThrow();
+    const state = (await (await app.request("/api/state")).json()) as {
+      users: Array<{ id: number; username?: string }>;
+    };
+    expect(state.users.map((u) => u.username)).toEqual(["alex_example", "morgan_admin", "sara_fa"]);
+    expect(state.users.map((u) => u.id)).toEqual(cast.members.map((m) => m.user.id));
+  });
+
   test("paying: only an invoice, only in its own chat; inline: only one's own query's results", async () => {
     const [alex, morgan] = cast.members;
     const note = await alex!.user.send("not an invoice");

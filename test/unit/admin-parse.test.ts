@@ -46,6 +46,18 @@ describe("/grant arguments", () => {
     expect(parseGrant(["42", "۵۰"])).toMatchObject({ ok: true, amount: 50 });
     expect(parseGrant(["42", "\u2212۵", "why"])).toMatchObject({ ok: true, amount: -5 });
   });
+
+  test("in reply to a forwarded message, the words are the amount and the reason: the user is the sender", () => {
+    expect(parseGrant(words("50 a gift"), true)).toEqual({
+      ok: true,
+      target: undefined,
+      amount: 50,
+      reason: "a gift",
+    });
+    expect(parseGrant(words("-5"), true)).toEqual({ ok: false, problem: "reason-required" });
+    expect(parseGrant([], true)).toEqual({ ok: false, problem: "usage" });
+    expect(parseGrant(words("@bob 50"), true)).toEqual({ ok: false, problem: "amount" });
+  });
 });
 
 describe("command menus", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { dubbingLanguages, imageModels, videoModelIds } from "../../src/media/catalog";
-import { pickKeyboard } from "../../src/requests/pick";
+import { pickKeyboard, pickTitle } from "../../src/requests/pick";
 import { panelData, parsePanelAction } from "../../src/telegram/callback-data";
 
 const t = (key: string) => key;
@@ -33,15 +33,35 @@ describe("conversation buttons", () => {
     }
   });
 
-  test("31 source languages are paged twelve at a time with a page indicator", () => {
+  test("31 source languages are paged twelve at a time, the page in the title, and no button does nothing", () => {
     const choices = ["auto", ...dubbingLanguages].map((l) => ({ value: l, label: l }));
-    const first = pickKeyboard(choices, "auto", 0, { perRow: 3, perPage: 12 }, t).inline_keyboard;
-    const last = pickKeyboard(choices, "auto", 2, { perRow: 3, perPage: 12 }, t).inline_keyboard;
-    const picks = (rows: typeof first) =>
+    const layout = { perRow: 3, perPage: 12 };
+    const pages = [0, 1, 2].map((page) => pickKeyboard(choices, "auto", page, layout, t).inline_keyboard);
+    const picks = (rows: (typeof pages)[number]) =>
       rows.flat().filter((b) => "callback_data" in b && b.callback_data?.startsWith("cv:p:"));
-    expect(picks(first)).toHaveLength(12);
-    expect(picks(last)).toHaveLength(7);
-    expect(first.flat().map((b) => b.text)).toContain("1/3");
-    expect(first.flat()[0]?.text).toBe("✓ auto");
+    expect(pages.map((rows) => picks(rows).length)).toEqual([12, 12, 7]);
+    expect(pages[0]!.flat()[0]?.text).toBe("✓ auto");
+    // every button picks, pages, goes back or cancels: none is a filler or a label
+    for (const rows of pages) {
+      for (const button of rows.flat()) {
+        const data = "callback_data" in button ? button.callback_data : undefined;
+        expect(data, button.text).toBeDefined();
+        expect(parsePanelAction(data ?? "")?.kind, button.text).not.toBe("noop");
+      }
+    }
+    const paging = (rows: (typeof pages)[number]) =>
+      rows.flat().flatMap((b) => {
+        const action = "callback_data" in b ? parsePanelAction(b.callback_data ?? "") : undefined;
+        return action?.kind === "page" ? [`${b.text}→${action.page}`] : [];
+      });
+    expect(pages.map(paging)).toEqual([
+      ["cv-btn-next→1"],
+      ["cv-btn-prev→0", "cv-btn-next→2"],
+      ["cv-btn-prev→1"],
+    ]);
+    const title = (page: number) =>
+      pickTitle("Dub from?", choices.length, page, layout, (key, vars) => `${key} ${JSON.stringify(vars)}`);
+    expect(title(1)).toBe('cv-pick-page {"title":"Dub from?","page":2,"pages":3}');
+    expect(pickTitle("Into?", 12, 0, layout, t)).toBe("Into?");
   });
 });

@@ -1,13 +1,15 @@
-import { InputFile } from "grammy";
+import { type Api, InputFile } from "grammy";
 import type { InputMediaAudio, InputMediaDocument, InputMediaPhoto, InputMediaVideo } from "grammy/types";
 import type { StoredFile } from "../../storage/media-store";
-import { isTelegramFailure } from "../../telegram/telegram-error";
+import { classifyTelegramError, isTelegramFailure } from "../../telegram/telegram-error";
 import type { Generations } from "../service";
 import type { Generation } from "../types";
 import { captionOf, type Delivered, type DeliveryDeps, telegramLimits } from "./send-outputs";
 import { recordedKinds, type SentFile, sentFileOf } from "./sent-file";
 
 export interface InlineDeliveryDeps extends DeliveryDeps {
+  /** also takes back the upload to the user's private chat, once the placed message shows the file */
+  api: DeliveryDeps["api"] & Pick<Api, "deleteMessage">;
   /** where results are uploaded to get a file_id (INLINE_STORAGE_CHAT_ID); the user's private chat when unset */
   inlineStorageChatId?: number | undefined;
   generations: Pick<Generations, "recordUploaded">;
@@ -33,8 +35,16 @@ function uploadedBefore(g: Generation): ShownFile | undefined {
   return showable(file) ? file : undefined;
 }
 
-/** Uploads the output where a file_id can be had, and records that file_id before anything else. */
-async function upload(g: Generation, deps: InlineDeliveryDeps, caption: string): Promise<ShownFile> {
+/**
+ * Uploads the output where a file_id can be had, and records that file_id
+ * before anything else; `privateCopy`: the message it made in the user's
+ * private chat (when there is no storage chat).
+ */
+async function upload(
+  g: Generation,
+  deps: InlineDeliveryDeps,
+  caption: string,
+): Promise<ShownFile & { privateCopy?: number }> {
   const limits = deps.limits ?? telegramLimits;
   const output = ((g.outputs ?? []) as Array<{ url: string }>)[0];
   if (!output) throw new Error(`generation ${g.id} has no output to show`);
@@ -54,15 +64,18 @@ async function upload(g: Generation, deps: InlineDeliveryDeps, caption: string):
   const got = sentFileOf(sent);
   if (!showable(got)) throw new Error(`Telegram returned no file_id for the ${kind} of generation ${g.id}`);
   await deps.generations.recordUploaded(g.id, [got.fileId], [got.kind]);
-  return got;
+  return storage === undefined ? { ...got, privateCopy: sent.message_id } : got;
 }
 
 /**
  * Shows a result in the message placed in inline mode. An inline message
  * cannot take an upload, so the output (copied to our storage first) is sent
- * to the storage chat, or to the user's private chat with the bot (who then
- * has it there too), and the placed message is edited to that file_id. The
- * file_id is recorded as soon as it is known: an attempt after a crash shows
+ * to the storage chat, or to the user's private chat with the bot, and the
+ * placed message is edited to that file_id. An upload to the private chat is
+ * deleted once the placed message shows it: the result belongs where it was
+ * placed, not out of context in the private chat (an attempt cut short in
+ * between leaves it there). The file_id is recorded as soon as it is known:
+ * an attempt after a crash shows
  * it without a second upload, and an edit to the same file that is "not
  * modified" counts as done. A private chat the bot cannot write to (the user
  * blocked it since Confirm) fails the send with a 403: the caller refunds and
@@ -74,7 +87,7 @@ export async function deliverInline(
 ): Promise<Delivered> {
   const limits = deps.limits ?? telegramLimits;
   const caption = captionOf(g, deps.t, limits);
-  const file = uploadedBefore(g) ?? (await upload(g, deps, caption));
+  const file: ShownFile & { privateCopy?: number } = uploadedBefore(g) ?? (await upload(g, deps, caption));
   const media: ShownMedia = { type: file.kind, media: file.fileId, caption };
   try {
     await deps.api.editMessageMediaInline(g.inlineMessageId, media);
@@ -84,6 +97,13 @@ export async function deliverInline(
     // the placed message was deleted: the result stands in the user's private chat all the same
     const keptPrivately = deps.inlineStorageChatId === undefined && isTelegramFailure(err, "message-gone");
     if (!shown && !keptPrivately) throw err;
+    if (keptPrivately) return { messageIds: [], fileIds: [file.fileId], fileKinds: [file.kind] };
+  }
+  if (file.privateCopy !== undefined) {
+    await deps.api.deleteMessage(g.userId, file.privateCopy).catch((err: unknown) => {
+      // cosmetic: the result is shown where it was placed either way
+      if (!classifyTelegramError(err)) throw err;
+    });
   }
   return { messageIds: [], fileIds: [file.fileId], fileKinds: [file.kind] };
 }

@@ -227,6 +227,8 @@ cv-btn-cancel = ✖️ Cancel
 cv-btn-continue = ➡️ Continue
 cv-btn-prev = ◀️
 cv-btn-next = ▶️
+# a picker's title when its choices take several pages
+cv-pick-page = { $title } (page { $page } of { $pages })
 
 cv-pick-model-image = Choose a model (price for your current options):
 cv-pick-model-video = Choose a model (price for your current options):

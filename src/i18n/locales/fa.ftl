@@ -210,6 +210,8 @@ cv-btn-cancel = ✖️ لغو
 cv-btn-continue = ⬅️ ادامه
 cv-btn-prev = ▶️
 cv-btn-next = ◀️
+# a picker's title when its choices take several pages
+cv-pick-page = { $title } (صفحهٔ { $page } از { $pages })
 
 cv-pick-model-image = مدل را انتخاب کنید (قیمت با گزینه‌های فعلی شما):
 cv-pick-model-video = مدل را انتخاب کنید (قیمت با گزینه‌های فعلی شما):

@@ -59,6 +59,8 @@ export function Admin() {
   const margin: Series[] = [
     { name: "margin", label: w.t("admin-margin"), values: list.map((d) => d.margin) },
   ];
+  // a margin of 0 on days with requests is a figure, not the absence of one
+  const anyRequest = list.some((d) => d.generations.length > 0 || d.spent !== 0);
   const labels = list.map((d) => d.day);
 
   return (
@@ -67,6 +69,7 @@ export function Admin() {
       <Chart
         testid="chart-generations"
         title={w.t("admin-generations")}
+        unit={w.t("unit-requests-per-day")}
         labels={labels}
         series={byOperation}
         kind="stack"
@@ -74,6 +77,7 @@ export function Admin() {
       <Chart
         testid="chart-outcomes"
         title={w.t("admin-outcomes")}
+        unit={w.t("unit-requests-per-day")}
         labels={labels}
         series={byOutcome}
         kind="stack"
@@ -81,11 +85,20 @@ export function Admin() {
       <Chart
         testid="chart-credits"
         title={w.t("admin-credits")}
+        unit={w.t("unit-credits-per-day")}
         labels={labels}
         series={credits}
         kind="lines"
       />
-      <Chart testid="chart-margin" title={w.t("admin-margin")} labels={labels} series={margin} kind="stack" />
+      <Chart
+        testid="chart-margin"
+        title={w.t("admin-margin")}
+        unit={w.t("unit-credits-per-day")}
+        labels={labels}
+        series={margin}
+        kind="stack"
+        hasData={anyRequest}
+      />
       <Today today={stats.today} />
       <h2>{w.t("admin-broadcasts")}</h2>
       {broadcasts && broadcasts.items.length === 0 && <p class="hint">{w.t("admin-broadcasts-empty")}</p>}
@@ -185,19 +198,57 @@ function Today({ today }: { today: TodayStats }) {
 }
 
 const width = 320;
-const height = 140;
-const pad = { top: 8, right: 8, bottom: 18, left: 34 };
+const height = 150;
+const pad = { top: 10, right: 8, bottom: 20, left: 40 };
 
-/** Bars (stacked) or lines by day, drawn as SVG: a chart library would weigh more than the page. */
+/** The smallest of 1, 2, 5 × 10ⁿ at or above `v`: an axis ends at a round number. */
+function roundUp(v: number): number {
+  if (v <= 0) return 0;
+  const power = 10 ** Math.floor(Math.log10(v));
+  return ([1, 2, 5, 10].find((m) => m * power >= v) ?? 10) * power;
+}
+
+/** The values of the y axis' labelled lines: its round top, half of it when that is whole, 0, and its round bottom. */
+function axisTicks(top: number, bottom: number): number[] {
+  const half = top >= 2 && Number.isInteger(top / 2) ? [top / 2] : [];
+  return [...new Set([top, ...half, 0, ...(bottom < 0 ? [bottom] : [])])];
+}
+
+/**
+ * Bars (stacked) or lines by day, drawn as SVG: a chart library would weigh
+ * more than the page. Its y axis runs between round numbers with 0 marked, its
+ * x axis names the first, middle and last day; days with nothing at all say
+ * so instead of drawing an empty frame.
+ */
 function Chart(props: {
   testid: string;
   title: string;
+  unit: string;
   labels: string[];
   series: Series[];
   kind: "stack" | "lines";
+  /** whether the days had anything to show, when values of 0 do not say (unset: any value but 0) */
+  hasData?: boolean;
 }) {
   const { w } = useEnv();
   const n = props.labels.length;
+  const total = props.series.reduce((sum, s) => sum + s.values.reduce((a, b) => a + b, 0), 0);
+  const anything = props.hasData ?? props.series.some((s) => s.values.some((v) => v !== 0));
+  const caption = (
+    <figcaption>
+      {props.title} <small class="unit">{props.unit}</small>
+    </figcaption>
+  );
+  if (!anything) {
+    return (
+      <figure class="chart" data-testid={props.testid} data-total={total} data-empty="true">
+        {caption}
+        <p class="hint chart-empty" data-testid="chart-empty">
+          {w.t("chart-empty")}
+        </p>
+      </figure>
+    );
+  }
   const sums = props.labels.map((_, i) =>
     props.kind === "stack"
       ? props.series.reduce(
@@ -212,14 +263,21 @@ function Chart(props: {
           down: Math.min(0, ...props.series.map((s) => s.values[i] ?? 0)),
         },
   );
-  const top = Math.max(1, ...sums.map((s) => s.up));
-  const bottom = Math.min(0, ...sums.map((s) => s.down));
+  const top = roundUp(Math.max(0, ...sums.map((s) => s.up)));
+  const bottom = -roundUp(-Math.min(0, ...sums.map((s) => s.down)));
+  // every value 0: the zero line alone, at the foot of the frame
+  const flat = top === 0 && bottom === 0;
+  const ceiling = flat ? 1 : top;
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
-  const y = (v: number) => pad.top + ((top - v) / (top - bottom)) * plotH;
+  const y = (v: number) => pad.top + ((ceiling - v) / (ceiling - bottom)) * plotH;
   const slot = plotW / Math.max(1, n);
   const x = (i: number) => pad.left + i * slot;
-  const total = props.series.reduce((sum, s) => sum + s.values.reduce((a, b) => a + b, 0), 0);
+  const dayFormat = new Intl.DateTimeFormat(w.lang, { month: "short", day: "numeric", timeZone: "UTC" });
+  const day = (i: number) => {
+    const label = props.labels[i];
+    return label ? dayFormat.format(new Date(`${label}T00:00:00Z`)) : "";
+  };
 
   const shapes = [];
   if (props.kind === "stack") {
@@ -242,7 +300,7 @@ function Chart(props: {
             y={Math.min(y(from), y(to))}
             height={Math.abs(y(from) - y(to))}
           >
-            <title>{`${props.labels[i]} · ${s.label}: ${w.num(v)}`}</title>
+            <title>{`${day(i)} · ${s.label}: ${w.num(v)}`}</title>
           </rect>,
         );
       }
@@ -251,32 +309,51 @@ function Chart(props: {
     for (const [k, s] of props.series.entries()) {
       const points = s.values.map((v, i) => `${x(i) + slot / 2},${y(v)}`).join(" ");
       shapes.push(<polyline key={k} class={`s${k}`} points={points} />);
+      // a day that stands alone is a point, not only a bend in a line
+      for (const [i, v] of s.values.entries()) {
+        if (v === 0) continue;
+        shapes.push(
+          <circle key={`${k}-${i}`} class={`s${k}`} cx={x(i) + slot / 2} cy={y(v)} r={2.5}>
+            <title>{`${day(i)} · ${s.label}: ${w.num(v)}`}</title>
+          </circle>,
+        );
+      }
     }
   }
+  const middle = Math.floor((n - 1) / 2);
   return (
     <figure class="chart" data-testid={props.testid} data-total={total}>
-      <figcaption>{props.title}</figcaption>
+      {caption}
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={props.title} dir="ltr">
-        <line class="axis" x1={pad.left} x2={width - pad.right} y1={y(0)} y2={y(0)} />
-        <text class="tick" x={pad.left - 4} y={y(top) + 4} text-anchor="end">
-          {w.num(top)}
-        </text>
-        {bottom < 0 && (
-          <text class="tick" x={pad.left - 4} y={y(bottom)} text-anchor="end">
-            {w.num(bottom)}
-          </text>
-        )}
-        {n > 0 && (
-          <>
-            <text class="tick" x={pad.left} y={height - 4}>
-              {props.labels[0]?.slice(5)}
+        {(flat ? [0] : axisTicks(top, bottom)).map((v) => (
+          <g key={v} data-testid="y-tick" data-value={v}>
+            <line
+              class={v === 0 ? "axis" : "grid"}
+              x1={pad.left}
+              x2={width - pad.right}
+              y1={y(v)}
+              y2={y(v)}
+            />
+            <text class="tick" x={pad.left - 4} y={y(v) + 3} text-anchor="end">
+              {w.num(v)}
             </text>
-            <text class="tick" x={width - pad.right} y={height - 4} text-anchor="end">
-              {props.labels[n - 1]?.slice(5)}
-            </text>
-          </>
-        )}
+          </g>
+        ))}
         {shapes}
+        {[0, middle, n - 1]
+          .filter((i, k, all) => n > 0 && all.indexOf(i) === k)
+          .map((i) => (
+            <text
+              key={i}
+              class="tick"
+              data-testid="x-tick"
+              x={x(i) + slot / 2}
+              y={height - 5}
+              text-anchor={i === 0 ? "start" : i === n - 1 ? "end" : "middle"}
+            >
+              {day(i)}
+            </text>
+          ))}
       </svg>
       {props.series.length > 1 && (
         <ul class="legend">

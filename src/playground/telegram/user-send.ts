@@ -62,6 +62,27 @@ export function replyTo(user: UserState, message: Message | number, text: string
   return post(user, target, textContent(text, userEntities(text)), { replyTo: message });
 }
 
+/**
+ * Forwards a message into the user's private chat with the bot, as Telegram's
+ * clients do: a copy of its content that carries `forward_origin`, the
+ * original sender, or only their name when they hide their account in forwards.
+ */
+export function forwardToBot(
+  user: UserState,
+  original: Message,
+  options: { hiddenSender?: boolean },
+): Message {
+  const sender = original.from;
+  if (!sender) throw new Error(`message ${original.message_id} has no sender to forward from`);
+  const origin = options.hiddenSender
+    ? { type: "hidden_user", date: original.date, sender_user_name: sender.first_name }
+    : { type: "user", date: original.date, sender_user: sender };
+  const content: Record<string, unknown> = { forward_origin: origin };
+  for (const field of ["text", "entities", "caption", "caption_entities", "photo"] as const)
+    if (original[field] !== undefined) content[field] = original[field];
+  return post(user, user.chat, content, {});
+}
+
 export function sendIn(user: UserState, group: GroupChat, text: string, options: SendOptions): Message {
   return post(user, group.state, textContent(text, userEntities(text)), options);
 }

@@ -58,6 +58,11 @@ export class TestUser {
     return sending.replyTo(this.state, message, text);
   }
 
+  /** Forwards a message (another user's) into this user's private chat with the bot. */
+  async forwardToBot(original: Message, options: { hiddenSender?: boolean } = {}): Promise<Message> {
+    return sending.forwardToBot(this.state, original, options);
+  }
+
   /** Sends text in a group (as a member), optionally in a forum topic. */
   async sendIn(group: GroupChat, text: string, options: SendOptions = {}): Promise<Message> {
     return sending.sendIn(this.state, group, text, options);

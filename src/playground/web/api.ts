@@ -4,6 +4,7 @@ import type { MessageView } from "../feed-types";
 export interface Person {
   id: number;
   name: string;
+  username?: string;
   language?: string;
   role: string;
   admin: boolean;

@@ -29,6 +29,7 @@ export function App() {
         <MessageList
           views={page.visible}
           botName={state.bot.first_name}
+          viewerId={userId}
           inGroup={inGroup}
           place={place}
           stick={page.stick}

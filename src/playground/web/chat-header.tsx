@@ -14,6 +14,7 @@ export function ChatHeader({
   userId: number;
   onSwitchUser(id: number): void;
 }) {
+  const me = state.users.find((u) => u.id === userId);
   return (
     <header>
       <div class="title">
@@ -25,20 +26,27 @@ export function ChatHeader({
           {connected ? "" : "· connecting…"}
         </small>
       </div>
-      <label class="who">
-        as{" "}
-        <select
-          data-testid="user-switcher"
-          value={String(userId)}
-          onChange={(e) => onSwitchUser(Number((e.target as HTMLSelectElement).value))}
-        >
-          {state.users.map((u) => (
-            <option value={String(u.id)} key={u.id}>
-              {u.name} ({u.role})
-            </option>
-          ))}
-        </select>
-      </label>
+      <div class="who">
+        <label>
+          as{" "}
+          <select
+            data-testid="user-switcher"
+            value={String(userId)}
+            onChange={(e) => onSwitchUser(Number((e.target as HTMLSelectElement).value))}
+          >
+            {state.users.map((u) => (
+              <option value={String(u.id)} key={u.id}>
+                {u.name} ({u.role})
+              </option>
+            ))}
+          </select>
+        </label>
+        {me ? (
+          <small class="whoami" data-testid="whoami" title="What an admin names this person by">
+            {me.username ? `@${me.username} · ` : ""}id {me.id}
+          </small>
+        ) : null}
+      </div>
     </header>
   );
 }

@@ -74,6 +74,7 @@ function useStickToEnd(stick: MutableRef<boolean>, place: Place) {
 export function MessageList({
   views,
   botName,
+  viewerId,
   inGroup,
   place,
   stick,
@@ -81,6 +82,8 @@ export function MessageList({
 }: {
   views: MessageView[];
   botName: string;
+  /** the person the page acts as: their messages are the outgoing ones */
+  viewerId: number;
   inGroup: boolean;
   place: Place;
   /** the chat follows new messages while this holds; scrolling up lets go */
@@ -88,8 +91,10 @@ export function MessageList({
   actions: MessageActions;
 }) {
   const { listRef, feedRef } = useStickToEnd(stick, place);
+  const outgoing = (view: MessageView) => !view.fromBot && view.message.from?.id === viewerId;
+  // as in Telegram: a group names the sender of every message but the reader's own
   const nameOf = (view: MessageView) =>
-    inGroup ? (view.fromBot ? botName : (view.message.from?.first_name ?? "")) : undefined;
+    inGroup && !outgoing(view) ? (view.fromBot ? botName : (view.message.from?.first_name ?? "")) : undefined;
   return (
     <main ref={listRef} class="messages" data-testid="messages">
       <div class="feed" ref={feedRef}>
@@ -101,7 +106,13 @@ export function MessageList({
               {service}
             </div>
           ) : (
-            <Bubble views={group} senderName={nameOf(group[0]!)} actions={actions} key={group[0]!.id} />
+            <Bubble
+              views={group}
+              senderName={nameOf(group[0]!)}
+              outgoing={outgoing(group[0]!)}
+              actions={actions}
+              key={group[0]!.id}
+            />
           );
         })}
       </div>

@@ -202,22 +202,27 @@ function Keyboard({ view, actions }: { view: MessageView; actions: MessageAction
 export function Bubble({
   views,
   senderName,
+  outgoing,
   actions,
 }: {
   views: MessageView[];
   senderName: string | undefined;
+  /** written by the reader: drawn on the right; everyone else's (the bot's, other members') on the left */
+  outgoing: boolean;
   actions: MessageActions;
 }) {
   const first = views[0]!;
   const withText = views.find((v) => v.message.caption || v.message.text) ?? first;
   const { message } = withText;
   const quoted = first.message.reply_to_message;
+  const side = outgoing ? "from-me" : first.fromBot ? "from-bot" : "from-other";
   return (
     <div
-      class={`bubble ${first.fromBot ? "from-bot" : "from-me"}`}
+      class={`bubble ${side}`}
       data-testid="message"
       data-message-id={first.id}
       data-from={first.fromBot ? "bot" : "user"}
+      data-side={outgoing ? "out" : "in"}
     >
       {senderName || first.message.via_bot ? (
         <div class="sender" dir="auto">

@@ -3,6 +3,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/ho
 import type { MessageView } from "../feed-types";
 import { api, type PayRequest, type PlaygroundState } from "./api";
 import { type MessageActions, payKey } from "./message";
+import { splitLongText } from "./split-text";
 import { type PressAnswer, useChatFeed } from "./use-chat-feed";
 import { useInlineQuery } from "./use-inline-query";
 
@@ -162,7 +163,10 @@ async function sendDraft(
     return true;
   }
   if (!text.trim()) return false;
-  await api.send({ ...common, text });
+  // as Telegram's clients do: a long text goes as several messages, in order, the first one the reply
+  const { replyTo: _first, ...followUp } = common;
+  for (const [i, part] of splitLongText(text).entries())
+    await api.send({ ...(i === 0 ? common : followUp), text: part });
   return true;
 }
 

@@ -8,7 +8,12 @@ cmd-broadcast = Send a message to users
 cmd-broadcast_cancel = Stop the running broadcast
 
 banned-notice = Sorry, your account has been suspended, so I cannot take requests from you. Nothing was charged.
-admin-unknown-user = I do not know a user { $given }. Give their numeric id or @username (they must have written to me).
+admin-unknown-user = I do not know a user { $given }.
+admin-did-you-mean = Did you mean:
+admin-several-users = { $count } users are called { $given }:
+admin-target-ways = Name the user by their numeric id or their @username (they must have written to me), or forward a message of theirs here and reply to it with the command.
+admin-hidden-user = { $given } hides their account in forwarded messages, so Telegram does not tell me who they are. Use their numeric id or @username instead.
+admin-not-a-person = That message was forwarded from a chat or a channel, not from a person. Use the user's numeric id or @username.
 
 stats-title = 📊 Statistics
 stats-users = 👥 Users: { $total } · active in 1 / 7 / 30 days: { $active1 } / { $active7 } / { $active30 } · blocked the bot: { $blocked } · banned: { $banned }
@@ -33,7 +38,7 @@ stats-service = ⚙️ Service credits spent: { $spent } on completed tasks, plu
 stats-margin = 📈 Margin: { $margin } credits ({ $percent }% of what was charged)
 stats-margin-note = Margin = credits charged for delivered work − refunds − service credits spent (completed tasks and orphans), counting one of our credits as one service credit. Granted or sold credits not yet spent are not in it.
 
-user-usage = Usage: /user <id or @username>
+user-usage = Usage: /user <id, @username or first name>, or /user in reply to a message of theirs you forwarded here
 user-title = 👤 { $user } · language { $language }
 user-balance = 💳 Balance: { $available } available · { $held } held
 user-banned = 🚫 Banned since { $since } UTC
@@ -45,7 +50,7 @@ user-held-delta = held { $delta }
 user-generations = 🎨 Latest requests
 user-price = { $price } credits
 
-grant-usage = Usage: /grant <id or @username> <credits> [reason]; a negative amount takes credits and needs a reason.
+grant-usage = Usage: /grant <id, @username or first name> <credits> [reason], or /grant <credits> [reason] in reply to a message of theirs you forwarded here; a negative amount takes credits and needs a reason.
 grant-problem-usage = Who, and how many credits?
 grant-problem-amount = The amount must be a whole number, such as 50 or -20.
 grant-problem-zero = An amount of 0 changes nothing.
@@ -64,12 +69,16 @@ grant-done-partly = ✅ Took { $credits } credits from { $user }; { $missing } c
 grant-already = This was already done; nothing changed.
 grant-cancelled = Cancelled; nothing changed.
 grant-missing = This confirmation is no longer valid; send /grant again.
+grant-told = They were told.
+grant-not-told = They were not told: they have not started the bot, or they blocked it.
+grant-notice-added = 💳 An admin added { $credits } credits to your balance. You now have { $available } credits.
+grant-notice-taken = 💳 An admin took { $credits } credits from your balance. You now have { $available } credits.
 
-ban-usage = Usage: /ban <id or @username>
+ban-usage = Usage: /ban <id, @username or first name>, or /ban in reply to a message of theirs you forwarded here
 ban-admin = { $user } is an admin and cannot be banned.
 ban-done = 🚫 { $user } is banned: their messages get a polite refusal and they cannot spend.
 ban-already = { $user } was already banned.
 ban-cancelled = { $count } queued request(s) cancelled; { $credits } credits released to their balance.
-unban-usage = Usage: /unban <id or @username>
+unban-usage = Usage: /unban <id, @username or first name>, or /unban in reply to a message of theirs you forwarded here
 unban-done = ✅ { $user } is no longer banned.
 unban-not-banned = { $user } is not banned.
