@@ -1,10 +1,9 @@
 import type { Translate } from "../i18n/i18n";
 import { hasVisibleCharacter } from "../lib/visible-text";
-import { imageParams } from "./params";
+import { imageParams, promptMaxLength } from "./params";
 
 /** The prompt rule of the stored params (params.ts), so what we accept is what we store. */
 const promptSchema = imageParams.shape.prompt;
-const promptMaxLength = 2000;
 
 /** Why a text cannot be a prompt, as a message for the user; undefined when it can. */
 export function promptProblem(text: string, t: Translate): string | undefined {
