@@ -2,8 +2,10 @@ import { Hono } from "hono";
 import type { Ledger } from "../../credits/ledger";
 import { recentEntries } from "../../credits/recent-entries";
 import type { Database } from "../../db/client";
+import type { TranslateFor } from "../../i18n/i18n";
 import type { CreditPack } from "../../pricing/packs";
 import { answer } from "../answers";
+import { chatWords } from "../chat-words";
 import * as contract from "../contract";
 import type { AppEnv } from "../guard";
 
@@ -12,11 +14,12 @@ export interface CreditRoutesDeps {
   ledger: Pick<Ledger, "account">;
   packs: readonly CreditPack[];
   adminIds: readonly number[];
+  t: TranslateFor;
 }
 
 const latestEntries = 20;
 
-/** The caller and their credits: /me (who they are, the balance, the packs) and /credits (the balance and its latest entries). */
+/** The caller and their credits: /me (who they are, the balance, the packs, the chat's words) and /credits (the balance and its latest entries). */
 export function creditRoutes(deps: CreditRoutesDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const packs = () =>
@@ -24,12 +27,14 @@ export function creditRoutes(deps: CreditRoutesDeps): Hono<AppEnv> {
 
   app.get("/me", async (c) => {
     const caller = c.get("caller");
+    const language = c.get("language");
     const { available, held } = await deps.ledger.account(caller.id);
     return answer(c, contract.meResponse, {
-      user: { id: caller.id, firstName: caller.firstName, language: c.get("language") },
+      user: { id: caller.id, firstName: caller.firstName, language },
       balance: { available, held },
       isAdmin: deps.adminIds.includes(caller.id),
       packs: packs(),
+      words: chatWords(deps.t, language),
     });
   });
 
