@@ -1,4 +1,3 @@
-import { type EntryLabel, entryLabels } from "../credits/entry-labels";
 import { type DubbingLanguage, dubbingLanguages } from "../media/catalog";
 
 /**
@@ -39,17 +38,13 @@ interface ChatWord {
   vars?: readonly string[];
 }
 
-export type ChatWordKey = keyof typeof fixed | `lang-${DubbingLanguage}` | `entry-${EntryLabel}`;
+export type ChatWordKey = keyof typeof fixed | `lang-${DubbingLanguage}`;
 
 const chatWordList: ReadonlyArray<[ChatWordKey, ChatWord]> = [
   ...(Object.entries(fixed) as Array<[keyof typeof fixed, ChatWord]>),
   ...dubbingLanguages.map((code): [ChatWordKey, ChatWord] => [
     `lang-${code}`,
     { message: `dub-lang-${code}` },
-  ]),
-  ...entryLabels.map((label): [ChatWordKey, ChatWord] => [
-    `entry-${label}`,
-    { message: `credit-entry-${label}`, vars: ["amount", "back"] },
   ]),
 ];
 

@@ -308,11 +308,12 @@ export type PresetResponse = z.infer<typeof presetResponse>;
 
 export const creditEntrySchema = z.object({
   label: z.enum(entryLabels),
+  /** what /balance says of it, in the user's language (the chat's credit-entry-* text) */
+  text: z.string(),
   amount: count,
   back: count,
   at: isoDate,
 });
-export type CreditEntry = z.infer<typeof creditEntrySchema>;
 export const creditsResponse = z.object({
   balance: balanceSchema,
   entries: z.array(creditEntrySchema),

@@ -410,6 +410,13 @@ describe("the Mini App's API", () => {
     const credits = await app.get<CreditsResponse>("/credits");
     expect(credits.body.balance).toEqual({ available: WELCOME - 4, held: 0 });
     expect(credits.body.entries.map((e) => e.label)).toEqual(["charge", "hold", "welcome"]);
+    // each movement in /balance's words
+    expect(credits.body.entries.map((e) => e.text)).toEqual(
+      credits.body.entries.map((e) =>
+        translateFor("en", `credit-entry-${e.label}`, { amount: e.amount, back: e.back }),
+      ),
+    );
+    expect(credits.body.entries.at(-1)?.text).toBe(`+${WELCOME} welcome credits`);
 
     const pack = h.config.creditPacks[1]!;
     const bought = await app.post<{ invoiceLink: string }>("/buy", { packId: pack.id });

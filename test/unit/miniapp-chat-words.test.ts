@@ -1,5 +1,4 @@
 import { describe, expect, test } from "vitest";
-import { entryLabels } from "../../src/credits/entry-labels";
 import { translate, translateFor } from "../../src/i18n/i18n";
 import { dubbingLanguages } from "../../src/media/catalog";
 import { chatWordKeys, chatWords } from "../../src/miniapp/chat-words";
@@ -34,10 +33,6 @@ describe("the Mini App speaks the chat's words", () => {
       expect(w.t("choice-price", { label: "alpha-speed", price: 3 })).toBe(
         chat("cv-choice-price", { label: "alpha-speed", price: 3 }),
       );
-      for (const label of entryLabels)
-        expect(w.entry({ label, amount: 1500, back: 2, at: "2026-01-01T00:00:00Z" })).toBe(
-          chat(`credit-entry-${label}`, { amount: 1500, back: 2 }),
-        );
       for (const code of dubbingLanguages) expect(w.language(code)).toBe(chat(`dub-lang-${code}`));
       expect(w.language("auto")).toBe(chat("cv-lang-auto"));
     }

@@ -40,13 +40,19 @@ export function creditRoutes(deps: CreditRoutesDeps): Hono<AppEnv> {
 
   app.get("/credits", async (c) => {
     const userId = c.get("caller").id;
+    const language = c.get("language");
     const [{ available, held }, entries] = await Promise.all([
       deps.ledger.account(userId),
       recentEntries(deps.db, userId, latestEntries),
     ]);
     return answer(c, contract.creditsResponse, {
       balance: { available, held },
-      entries: entries.map((e) => ({ ...e, at: e.at.toISOString() })),
+      entries: entries.map((e) => ({
+        ...e,
+        at: e.at.toISOString(),
+        // the movement as /balance words it (account/balance.ts)
+        text: deps.t(language, `credit-entry-${e.label}`, { amount: e.amount, back: e.back }),
+      })),
       packs: packs(),
     });
   });

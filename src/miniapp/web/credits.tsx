@@ -112,7 +112,7 @@ export function Credits(props: { balance: Balance | undefined; onBalance(balance
         <ul class="movements" data-testid="movements">
           {data.entries.map((e, i) => (
             <li key={`${e.at}-${i}`} data-testid="movement" data-label={e.label}>
-              <span dir="auto">{w.entry(e)}</span>
+              <span dir="auto">{e.text}</span>
               <time class="hint" dateTime={e.at}>
                 {w.date(e.at)}
               </time>

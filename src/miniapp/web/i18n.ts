@@ -1,11 +1,12 @@
 import type { ChatWordKey } from "../chat-words";
-import type { AppOperation, ChatWords, CreditEntry, ResultOptions } from "../contract";
+import type { AppOperation, ChatWords, ResultOptions } from "../contract";
 
 /**
  * The page's own words in English and Persian; `{name}` is filled by `t`. Persian
  * is written right to left. What the chat says too (option names, prices, costs,
- * languages, balance movements) is not here: it comes from the chat's messages
- * with GET /me (chat-words.ts), so the two say the same.
+ * languages) is not here: it comes from the chat's messages with GET /me
+ * (chat-words.ts), and each balance movement's text with GET /credits, so the
+ * two say the same.
  */
 const en = {
   "tab-gallery": "Gallery",
@@ -246,7 +247,6 @@ export interface Words {
   num(n: number): string;
   date(iso: string): string;
   op(operation: AppOperation): string;
-  entry(e: CreditEntry): string;
   /** a language's name in the reader's language ("auto": detected) */
   language(code: string): string;
 }
@@ -274,7 +274,6 @@ export function words(lang: Lang, chat?: ChatWords): Words {
     num: (n) => numbers.format(n),
     date: (iso) => dates.format(new Date(iso)),
     op: (operation) => t(`op-${operation}`),
-    entry: (e) => t(`entry-${e.label}`, { amount: e.amount, back: e.back }),
     language: (code) =>
       code === "auto" ? t("lang-auto") : (shared[`lang-${code}`] ?? names.of(code) ?? code),
   };
