@@ -208,6 +208,9 @@ describe("the Mini App knows what the chat knows, in Chromium", () => {
       })
       .toBe(true);
     await shot(chat, "resent-phone");
+    // the result's "Make again" still sets the composer, over where it starts
+    await app.getByTestId("action-again").click();
+    await expect.poll(() => app.getByTestId("prompt").inputValue()).toBe("a tall lighthouse on a cliff");
     // and it was sent: one more picture in the chat
     await chat.page.getByTestId("mini-app-close").click();
     await chat.waitForPhoto(photos);
