@@ -253,6 +253,8 @@ export const composerResponse = z.object({
   remembered: z.array(operationSchema),
   /** the longest prompt accepted, as in the chat */
   promptMaxLength: count,
+  /** the longest dubbing source, as in the chat (longer than 5 minutes, it is dubbed in parts) */
+  dubMaxMinutes: count,
 });
 export type ComposerResponse = z.infer<typeof composerResponse>;
 export type StartOptions = ComposerResponse["start"];

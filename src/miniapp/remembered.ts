@@ -1,4 +1,5 @@
 import { defaultImageOptions } from "../generations/image-options";
+import type { DubInputRules } from "../generations/inputs";
 import { type GenerationParamsInput, promptMaxLength, upscalePrompt } from "../generations/params";
 import { defaultVideoOptions } from "../generations/video-options";
 import type { Logger } from "../lib/logger";
@@ -16,6 +17,8 @@ import type { ComposerResponse } from "./contract";
 export interface RememberedDeps {
   preferences: Pick<Preferences, "all" | "remember">;
   logger: Logger;
+  /** the longest dubbing source, as in the chat */
+  dubRules: Pick<DubInputRules, "maxSeconds">;
 }
 
 /**
@@ -51,6 +54,7 @@ export async function composerStart(
     },
     remembered: operations.filter((o) => found[o] !== undefined),
     promptMaxLength,
+    dubMaxMinutes: Math.floor(deps.dubRules.maxSeconds / 60),
   };
 }
 

@@ -237,5 +237,8 @@ describe("the Mini App knows what the chat knows, in Chromium", () => {
     await app.getByTestId("prompt").fill(text.slice(0, promptMaxLength));
     await warning.waitFor({ state: "detached" });
     await expect.poll(() => app.getByTestId("confirm").isDisabled()).toBe(false);
+    // dubbing says the chat's limit (longer than 5 minutes is dubbed in parts)
+    await app.getByTestId("op-dub").click();
+    await expect(app.getByTestId("composer").textContent()).resolves.toContain("(up to 60 minutes)");
   });
 });

@@ -127,6 +127,7 @@ describe("the Mini App's API", () => {
     expect(fresh.body).toMatchObject({
       remembered: [],
       promptMaxLength: 2000,
+      dubMaxMinutes: 60,
       start: {
         image: { model: "nano-core-2", imageSize: "9:16", numImages: 1 },
         dub: { targetLanguage: "en" },

@@ -15,7 +15,7 @@ import type { KeptInputs } from "../inputs";
 import { composerStart, type RememberedDeps, rememberConfirmed } from "../remembered";
 import { type UploadDeps, uploadInput } from "../uploads";
 
-export interface GenerateRoutesDeps extends Omit<UploadDeps, "inputs">, RememberedDeps {
+export interface GenerateRoutesDeps extends Omit<UploadDeps, "inputs">, Omit<RememberedDeps, "dubRules"> {
   inputs: Pick<KeptInputs, "find" | "keep">;
   generations: Pick<Generations, "get" | "create">;
   prices: Prices;

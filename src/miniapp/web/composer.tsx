@@ -60,7 +60,7 @@ export function Composer(props: {
       )}
       {op === "dub" && (
         <FilePicker
-          label={w.t("opt-source")}
+          label={w.t("opt-source", { minutes: state.start.dubMaxMinutes })}
           accept="audio/*,video/*"
           items={draft.source ? [draft.source] : []}
           full={draft.source !== undefined}
