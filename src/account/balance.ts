@@ -1,25 +1,10 @@
 import { Composer } from "grammy";
 import type { BotContext } from "../bot/context";
+import { entryText } from "../credits/entry-text";
 import type { Ledger } from "../credits/ledger";
-import { type EntryRequest, recentEntries } from "../credits/recent-entries";
+import { recentEntries } from "../credits/recent-entries";
 import type { Database } from "../db/client";
-import { describeParams, generationParams } from "../generations/params";
-import type { Translate } from "../i18n/i18n";
-import { shorten } from "../lib/shorten";
 import { buyKeyboard } from "../payments";
-
-/** How much of a request's words a movement shows. */
-const requestWords = 32;
-
-/** Which request a movement was for, as /balance names it: its kind and its words (a prompt, or a dub's languages). */
-function requestName(t: Translate, request: EntryRequest | undefined): string {
-  const params = request ? generationParams.safeParse(request.params) : undefined;
-  if (!request || !params?.success) return t("credit-request-unknown");
-  return t("credit-request", {
-    operation: t(`op-${params.data.operation}`),
-    words: shorten(describeParams(params.data, t), requestWords),
-  });
-}
 
 /** How many ledger entries /balance lists. */
 export const balanceEntries = 10;
@@ -38,11 +23,7 @@ export function balanceFeature(deps: {
     const lines = entries.map((e) =>
       ctx.t("credit-line", {
         when: e.at.toISOString().slice(0, 16).replace("T", " "),
-        what: ctx.t(`credit-entry-${e.label}`, {
-          amount: e.amount,
-          back: e.back,
-          request: requestName((key, vars) => ctx.t(key, vars), e.request),
-        }),
+        what: entryText((key, vars) => ctx.t(key, vars), e),
       }),
     );
     await ctx.reply(

@@ -23,11 +23,14 @@ export const inputRef = z.discriminatedUnion("kind", [
 ]);
 export type InputRef = z.infer<typeof inputRef>;
 
+/** The longest prompt accepted (after trimming), in the chat, inline mode and the Mini App alike. */
+export const promptMaxLength = 2000;
+
 const prompt = z
   .string()
   .trim()
   .refine(hasVisibleCharacter, "the prompt is empty")
-  .max(2000, "the prompt is longer than 2000 characters");
+  .max(promptMaxLength, `the prompt is longer than ${promptMaxLength} characters`);
 
 export const imageParams = z.object({
   v: z.literal(1).default(1),

@@ -1,10 +1,9 @@
 import type { Translate } from "../i18n/i18n";
 import { hasVisibleCharacter } from "../lib/visible-text";
-import { imageParams } from "./params";
+import { imageParams, promptMaxLength } from "./params";
 
 /** The prompt rule of the stored params (params.ts), so what we accept is what we store. */
 const promptSchema = imageParams.shape.prompt;
-export const promptMaxLength = 2000;
 
 /**
  * A prompt must say something: at least one letter or digit, in any script.

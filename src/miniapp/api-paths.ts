@@ -14,6 +14,7 @@ export const apiPaths = {
   result: (id: string) => `${apiBase}/results/${encodeURIComponent(id)}`,
   resend: (id: string) => `${apiBase}/results/${encodeURIComponent(id)}/resend`,
   preset: (id: string) => `${apiBase}/results/${encodeURIComponent(id)}/preset`,
+  composer: `${apiBase}/composer`,
   quote: `${apiBase}/quote`,
   uploads: `${apiBase}/uploads`,
   generate: `${apiBase}/generate`,

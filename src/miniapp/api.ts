@@ -10,6 +10,7 @@ import type { Generations } from "../generations/service";
 import type { TranslateFor } from "../i18n/i18n";
 import type { Logger } from "../lib/logger";
 import { rateWindow, userRateKeyPrefix } from "../lib/rate-window";
+import type { Preferences } from "../preferences";
 import type { CreditPack } from "../pricing/packs";
 import type { Prices } from "../pricing/prices";
 import type { MediaStore } from "../storage/media-store";
@@ -51,6 +52,8 @@ export interface MiniAppDeps {
   miniAppUrl: string;
   /** how long and how big a dubbing source may be, as in the chat */
   dubRules: DubInputRules;
+  /** the options each operation starts from, shared with the chat's panels and /settings */
+  preferences: Pick<Preferences, "all" | "remember">;
 }
 
 /** A request's JSON is a few KB at most (16 inputs, a 2,000-character prompt): more is refused before it is read. */

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { entryLabels } from "../credits/entry-labels";
+import { promptMaxLength } from "../generations/params";
 import { limits, operations } from "../media/catalog";
 import { languages } from "../users/language";
+import { chatWordKeys } from "./chat-words";
 
 /**
  * The Mini App's HTTP API: every request and answer, shared by the server
@@ -69,8 +71,11 @@ export const meResponse = z.object({
   balance: balanceSchema,
   isAdmin: z.boolean(),
   packs: z.array(packSchema),
+  /** the chat's own words for what the page says too, in the user's language, `{name}` where a value goes (chat-words.ts) */
+  words: z.record(z.enum(chatWordKeys), z.string()),
 });
 export type MeResponse = z.infer<typeof meResponse>;
+export type ChatWords = MeResponse["words"];
 
 // ---------------------------------------------------------------- gallery and results
 
@@ -155,7 +160,7 @@ export const inputSchema = z.discriminatedUnion("kind", [
 ]);
 export type AppInput = z.infer<typeof inputSchema>;
 
-const prompt = z.string().max(2000);
+const prompt = z.string().max(promptMaxLength);
 const imageFields = {
   prompt,
   model: z.string().max(64),
@@ -210,9 +215,49 @@ export const quoteRequestSchema = z.object({
   ]),
 });
 export type QuoteRequest = z.input<typeof quoteRequestSchema>;
-/** `credits` null: no price for these options (the chat's panel cannot confirm them either). */
-export const quoteResponse = z.object({ credits: count.nullable(), available: count });
+/**
+ * `credits` null: no price for these options (the chat's panel cannot confirm them either).
+ * `choices`: option name (model, resolution, numImages, duration) → value → what that choice
+ * would cost with the others as they are, as the chat's pickers show it (null: no price).
+ * `balance`: the caller's, now.
+ */
+export const quoteResponse = z.object({
+  credits: count.nullable(),
+  choices: z.record(z.string(), z.record(z.string(), count.nullable())),
+  balance: balanceSchema,
+});
 export type QuoteResponse = z.infer<typeof quoteResponse>;
+
+/** GET /composer: where the composer starts, as the chat's panels do: each operation's remembered options, else the defaults. */
+const imageStart = z.object({
+  model: z.string(),
+  imageSize: z.string(),
+  resolution: z.string().optional(),
+  numImages: count,
+});
+export const composerResponse = z.object({
+  start: z.object({
+    image: imageStart,
+    edit: imageStart,
+    video: z.object({
+      model: z.string(),
+      duration: count,
+      resolution: z.string(),
+      aspectRatio: z.string(),
+      generateAudio: z.boolean(),
+      webSearch: z.boolean(),
+    }),
+    dub: z.object({ targetLanguage: z.string(), sourceLanguage: z.string() }),
+  }),
+  /** the operations that start from the user's remembered options (/settings) */
+  remembered: z.array(operationSchema),
+  /** the longest prompt accepted, as in the chat */
+  promptMaxLength: count,
+  /** the longest dubbing source, as in the chat (longer than 5 minutes, it is dubbed in parts) */
+  dubMaxMinutes: count,
+});
+export type ComposerResponse = z.infer<typeof composerResponse>;
+export type StartOptions = ComposerResponse["start"];
 
 /** POST /uploads (multipart/form-data, one field `file`): an input for edit or dub. */
 export const uploadResponse = z.object({
@@ -236,6 +281,8 @@ export const generateResponse = z.object({
   /** false: this key had made it already (a second press) */
   created: z.boolean(),
   price: count,
+  /** the caller's balance with this request's credits held */
+  balance: balanceSchema,
 });
 export type GenerateResponse = z.infer<typeof generateResponse>;
 
@@ -263,11 +310,12 @@ export type PresetResponse = z.infer<typeof presetResponse>;
 
 export const creditEntrySchema = z.object({
   label: z.enum(entryLabels),
+  /** what /balance says of it, in the user's language (the chat's credit-entry-* text) */
+  text: z.string(),
   amount: count,
   back: count,
   at: isoDate,
 });
-export type CreditEntry = z.infer<typeof creditEntrySchema>;
 export const creditsResponse = z.object({
   balance: balanceSchema,
   entries: z.array(creditEntrySchema),

@@ -1,6 +1,6 @@
 import type { HelpSection } from "../bot/features/help";
 import type { DubInputRules } from "../generations/inputs";
-import { promptMaxLength } from "../generations/prompt-rule";
+import { promptMaxLength } from "../generations/params";
 import { allowedDurations, limits, videoModelIds } from "../media/catalog";
 import type { Prices } from "../pricing/prices";
 

@@ -16,6 +16,7 @@ import { rootApp } from "../http/root";
 import { messageOf } from "../lib/message-of";
 import type { LinkProbeOptions } from "../media/link-duration";
 import { type MiniAppDeps, mountMiniApp } from "../miniapp";
+import { createPreferences } from "../preferences";
 import { listen } from "./health-server";
 import type { Readiness } from "./readiness";
 import type { Services } from "./services";
@@ -170,6 +171,7 @@ function miniAppDeps(s: Services, botToken: string, api: Api, miniAppUrl: string
     rateLimit: defaultRateLimit,
     miniAppUrl,
     dubRules: dubInputRules(config),
+    preferences: createPreferences(s.db),
   };
 }
 

@@ -6,11 +6,13 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { collectStats } from "../../src/admin/stats";
 import { holds } from "../../src/db/schema";
+import type { ImageOptions } from "../../src/generations/image-options";
 import { maxDubSeconds, quote } from "../../src/generations/quote";
 import { translateFor } from "../../src/i18n/i18n";
 import { encodePng } from "../../src/lib/png";
 import type {
   BroadcastsResponse,
+  ComposerResponse,
   CreditsResponse,
   GalleryResponse,
   GenerateResponse,
@@ -24,8 +26,10 @@ import type {
 import { parsePayload } from "../../src/payments/packs";
 import type { TestUser } from "../../src/playground/telegram";
 import { createPrices, loadPriceTable } from "../../src/pricing/prices";
+import { imageSettings } from "../../src/requests/image-settings";
 import { eventually, type Harness, redisUrl, startedUser, startHarness } from "../support/harness";
 import { probe, speechLike } from "../support/media-files";
+import { says } from "../support/messages";
 import { appClient } from "../support/miniapp";
 
 const WELCOME = 100;
@@ -73,6 +77,13 @@ describe("the Mini App's API", () => {
       balance: { available: WELCOME, held: 0 },
       isAdmin: false,
       packs: h.config.creditPacks.map(({ id, credits, bonus, stars }) => ({ id, credits, bonus, stars })),
+      words: expect.any(Object),
+    });
+    // the chat's words, a value's place marked for the page
+    expect(me.body.words).toMatchObject({
+      "label-aspect": "Aspect ratio",
+      price: "💳 Price: {price} credits (balance: {available})",
+      cost: "{cost} credits",
     });
     expect((await appClient(h, admin).get<MeResponse>("/me")).body.isAdmin).toBe(true);
   });
@@ -81,7 +92,7 @@ describe("the Mini App's API", () => {
     const user = await startedUser(h);
     const app = appClient(h, user);
     const quote = await app.post<QuoteResponse>("/quote", { request: picture });
-    expect(quote.body).toEqual({ credits: 4, available: WELCOME });
+    expect(quote.body).toMatchObject({ credits: 4, balance: { available: WELCOME, held: 0 } });
 
     const id = await madeInApp(user, "a red lighthouse", "press-0001");
     expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: WELCOME - 4, held: 0 });
@@ -107,6 +118,64 @@ describe("the Mini App's API", () => {
       options: { model: "nano-core-2", imageSize: "1:1", numImages: 1 },
       actions: { again: true, edit: true, upscale: true },
     });
+  });
+
+  test("Create starts from what the chat remembers, and what the app confirms the chat remembers", async () => {
+    const user = await startedUser(h);
+    const app = appClient(h, user);
+    const fresh = await app.get<ComposerResponse>("/composer");
+    expect(fresh.body).toMatchObject({
+      remembered: [],
+      promptMaxLength: 2000,
+      dubMaxMinutes: 60,
+      start: {
+        image: { model: "nano-core-2", imageSize: "9:16", numImages: 1 },
+        dub: { targetLanguage: "en" },
+      },
+    });
+
+    const made = await app.post<GenerateResponse>("/generate", {
+      key: "remember-0001",
+      request: {
+        operation: "image",
+        model: "alpha-speed",
+        imageSize: "1:1",
+        numImages: 1,
+        prompt: "a harbour",
+      },
+    });
+    // the balance the page shows from now on, with this request's credits taken
+    expect(made.body).toMatchObject({ created: true, price: 3, balance: { available: WELCOME - 3 } });
+    const next = await app.get<ComposerResponse>("/composer");
+    expect(next.body.remembered).toEqual(["image"]);
+    expect(next.body.start.image).toEqual({ model: "alpha-speed", imageSize: "1:1", numImages: 1 });
+    await user.send("/settings");
+    await user.waitFor(says("alpha-speed · 1:1"));
+    await user.waitFor((m) => Boolean(m.photo) && (m.caption ?? "").includes("a harbour"));
+  });
+
+  test("/quote prices each choice as the chat's pickers do", async () => {
+    const user = await startedUser(h);
+    const prices = createPrices(loadPriceTable(h.config.pricesFile));
+    const t = (key: string, vars?: Record<string, string | number>) => translateFor("en", key, vars);
+    const options: ImageOptions = { model: "gamma-5-pro", imageSize: "1:1", resolution: "2K", numImages: 2 };
+    const quoted = await appClient(h, user).post<QuoteResponse>("/quote", {
+      request: { operation: "image", model: options.model, resolution: options.resolution, numImages: 2 },
+    });
+    expect(quoted.body.credits).toBe(24);
+    const asApp = (choices: Record<string, number | null> | undefined) =>
+      Object.entries(choices ?? {}).map(([label, price]) =>
+        price === null ? label : t("cv-choice-price", { label, price }),
+      );
+    const chat = imageSettings<{ options: ImageOptions }>(t, prices);
+    const asChat = (id: string) =>
+      chat
+        .find((s) => s.id === id)
+        ?.choices({ options })
+        .map((c) => c.label);
+    expect(asApp(quoted.body.choices.model)).toEqual(asChat("m"));
+    expect(asApp(quoted.body.choices.resolution)).toEqual(asChat("r"));
+    expect(asApp(quoted.body.choices.numImages)).toEqual(asChat("n"));
   });
 
   test("the gallery pages newest first by its cursor, and filters by operation", async () => {
@@ -342,6 +411,11 @@ describe("the Mini App's API", () => {
     const credits = await app.get<CreditsResponse>("/credits");
     expect(credits.body.balance).toEqual({ available: WELCOME - 4, held: 0 });
     expect(credits.body.entries.map((e) => e.label)).toEqual(["charge", "hold", "welcome"]);
+    // each movement in /balance's words, naming the request it was for
+    const [charge, hold] = credits.body.entries;
+    expect(charge?.text).toMatch(/^✔️ 4 reserved credits spent on .*a yellow sun/);
+    expect(hold?.text).toMatch(/^−4 reserved for .*a yellow sun/);
+    expect(credits.body.entries.at(-1)?.text).toBe(`+${WELCOME} welcome credits`);
 
     const pack = h.config.creditPacks[1]!;
     const bought = await app.post<{ invoiceLink: string }>("/buy", { packId: pack.id });

@@ -14,6 +14,7 @@ const picture = { operation: "image", model: "nano-core-2", imageSize: "1:1", nu
 const endpoints: Array<{ path: string; json?: unknown }> = [
   { path: "/me" },
   { path: "/gallery" },
+  { path: "/composer" },
   { path: "/credits" },
   { path: "/admin/stats" },
   { path: "/quote", json: { request: { operation: "image", model: "nano-core-2", numImages: 1 } } },

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { defaultImageModel, defaultVideoModel, videoModels } from "../../src/media/catalog";
-import type { AppInput } from "../../src/miniapp/contract";
+import type { AppInput, StartOptions } from "../../src/miniapp/contract";
 import {
   type Attached,
   type Draft,
@@ -9,6 +9,7 @@ import {
   missing,
   pricedOf,
   requestOf,
+  withOperation,
   withPreset,
 } from "../../src/miniapp/web/draft";
 
@@ -66,12 +67,63 @@ describe("the composer's draft", () => {
 
   test("what is missing before Confirm: a prompt (not for a 4K version), pictures to edit, a file to dub", () => {
     const d = initialDraft("en");
-    expect(missing(d)).toBe("need-prompt");
-    expect(missing({ ...d, prompt: "  " })).toBe("need-prompt");
-    expect(missing({ ...d, upscale: true })).toBeUndefined();
-    expect(missing({ ...d, operation: "edit", prompt: "x" })).toBe("need-pictures");
-    expect(missing({ ...d, operation: "dub" })).toBe("need-source");
-    expect(missing({ ...d, prompt: "x" })).toBeUndefined();
+    const need = (draft: Draft) => missing(draft, 2000);
+    expect(need(d)).toBe("need-prompt");
+    expect(need({ ...d, prompt: "  " })).toBe("need-prompt");
+    expect(need({ ...d, upscale: true })).toBeUndefined();
+    expect(need({ ...d, operation: "edit", prompt: "x" })).toBe("need-pictures");
+    expect(need({ ...d, operation: "dub" })).toBe("need-source");
+    expect(need({ ...d, prompt: "x" })).toBeUndefined();
+  });
+
+  test("a prompt over the limit is kept whole and named, counted as the chat counts it (trimmed)", () => {
+    const d = { ...initialDraft("en"), prompt: `  ${"x".repeat(2001)}  ` };
+    expect(missing(d, 2000)).toBe("need-shorter");
+    expect(missing({ ...d, prompt: ` ${"x".repeat(2000)} ` }, 2000)).toBeUndefined();
+    expect(requestOf(d)).toMatchObject({ prompt: d.prompt });
+  });
+
+  const start: StartOptions = {
+    image: { model: "alpha-speed", imageSize: "1:1", numImages: 1 },
+    edit: { model: "gamma-5-pro", imageSize: "16:9", resolution: "2K", numImages: 2 },
+    video: {
+      model: "video-b-2",
+      duration: 10,
+      resolution: "1080p",
+      aspectRatio: "16:9",
+      generateAudio: true,
+      webSearch: false,
+    },
+    dub: { targetLanguage: "de", sourceLanguage: "en" },
+  };
+
+  test("Create starts where the chat's panels start: each operation's remembered options", () => {
+    const d = initialDraft("fa", start);
+    expect(d).toMatchObject({
+      operation: "image",
+      imageModel: "alpha-speed",
+      imageSize: "1:1",
+      videoModel: "video-b-2",
+      duration: 10,
+      videoResolution: "1080p",
+      generateAudio: true,
+      targetLanguage: "de",
+      sourceLanguage: "en",
+    });
+    // image and edit are remembered apart: moving to edit takes edit's, unless changed here
+    expect(withOperation(d, "edit", start)).toMatchObject({
+      operation: "edit",
+      imageModel: "gamma-5-pro",
+      imageSize: "16:9",
+      imageResolution: "2K",
+      numImages: 2,
+    });
+    const changed = { ...d, imageModel: "nano-pro" as const };
+    expect(withOperation(changed, "edit", start)).toMatchObject({
+      operation: "edit",
+      imageModel: "nano-pro",
+    });
+    expect(withOperation(d, "video", start)).toMatchObject({ operation: "video", imageModel: "alpha-speed" });
   });
 
   test("the request sent and the fields priced are the chosen operation's only", () => {

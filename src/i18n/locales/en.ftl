@@ -179,22 +179,33 @@ cv-title-image = 🖼 New image
 cv-title-edit = ✏️ Photo edit
 cv-title-video = 🎬 New video
 cv-title-dub = 🎙 Dubbing
-cv-line-prompt = Description: { $value }
+# the options' names: the summary's lines and the Mini App's fields
+cv-label-prompt = Description
+cv-label-model = Model
+cv-label-aspect = Aspect ratio
+cv-label-resolution = Resolution
+cv-label-count = Number of images
+cv-label-duration = Duration
+cv-label-audio = Sound
+cv-label-web = Web search
+cv-label-target = Dub into
+cv-label-source = Spoken language
+cv-line-prompt = { cv-label-prompt }: { $value }
 cv-line-photos = Pictures: { $value }
-cv-line-model = Model: { $value }
-cv-line-aspect = Aspect ratio: { $value }
-cv-line-resolution = Resolution: { $value }
-cv-line-count = Number of images: { $value }
-cv-line-duration = Duration: { $value } s
-cv-line-audio = Sound: { $value }
-cv-line-web = Web search: { $value }
+cv-line-model = { cv-label-model }: { $value }
+cv-line-aspect = { cv-label-aspect }: { $value }
+cv-line-resolution = { cv-label-resolution }: { $value }
+cv-line-count = { cv-label-count }: { $value }
+cv-line-duration = { cv-label-duration }: { $value } s
+cv-line-audio = { cv-label-audio }: { $value }
+cv-line-web = { cv-label-web }: { $value }
 cv-line-file = File: { $value }
 # $minutes, $seconds: the file's length
 cv-line-length = Length: { $minutes }:{ $seconds }
 # $minutes: the most a link is priced for
 cv-line-length-unknown = Length: unknown (a link is priced for { $minutes } minutes; you pay only for its real length)
-cv-line-target = Dub into: { $value }
-cv-line-source = Spoken language: { $value }
+cv-line-target = { cv-label-target }: { $value }
+cv-line-source = { cv-label-source }: { $value }
 # $price: the exact price; $available: the balance
 cv-line-price = 💳 Price: { $price } credits (balance: { $available })
 cv-line-no-price = 💳 No price for these options (balance: { $available })

@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Ledger } from "../../credits/ledger";
+import { choicePrices } from "../../generations/choice-prices";
 import { telegramDownloadMaxBytes } from "../../generations/inputs";
 import { type Refusal, refusalText } from "../../generations/refusal";
 import type { Generations } from "../../generations/service";
@@ -11,9 +12,10 @@ import { composeParams, priceOf } from "../compose";
 import * as contract from "../contract";
 import { type AppEnv, callerWords, type RouteGuards } from "../guard";
 import type { KeptInputs } from "../inputs";
+import { composerStart, type RememberedDeps, rememberConfirmed } from "../remembered";
 import { type UploadDeps, uploadInput } from "../uploads";
 
-export interface GenerateRoutesDeps extends Omit<UploadDeps, "inputs"> {
+export interface GenerateRoutesDeps extends Omit<UploadDeps, "inputs">, Omit<RememberedDeps, "dubRules"> {
   inputs: Pick<KeptInputs, "find" | "keep">;
   generations: Pick<Generations, "get" | "create">;
   prices: Prices;
@@ -44,19 +46,32 @@ function refused(c: Context, r: Refusal, t: Translate): Response {
   }
 }
 
-/** Making something: its price (/quote), a file from the device as an input (/uploads), and the request (/generate). */
+/**
+ * Making something: where the composer starts (/composer), its price and its
+ * choices' prices (/quote), a file from the device as an input (/uploads), and
+ * the request (/generate).
+ */
 export function generateRoutes(deps: GenerateRoutesDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { spends, smallBody } = deps.guards;
+
+  app.get("/composer", async (c) =>
+    answer(c, contract.composerResponse, await composerStart(deps, c.get("caller").id, c.get("language"))),
+  );
 
   app.post("/quote", smallBody, async (c) => {
     const body = contract.quoteRequestSchema.safeParse(await jsonBody(c));
     if (!body.success) return invalid(c, body.error);
     const userId = c.get("caller").id;
-    const priced = await priceOf(deps, userId, body.data.request);
+    const { request } = body.data;
+    const priced = await priceOf(deps, userId, request);
     if (!priced.ok) return fail(c, { error: "not_found" });
-    const { available } = await deps.ledger.account(userId);
-    return answer(c, contract.quoteResponse, { credits: priced.credits, available });
+    const { available, held } = await deps.ledger.account(userId);
+    return answer(c, contract.quoteResponse, {
+      credits: priced.credits,
+      choices: request.operation === "dub" ? {} : choicePrices(deps.prices, request),
+      balance: { available, held },
+    });
   });
 
   app.post(
@@ -104,10 +119,13 @@ export function generateRoutes(deps: GenerateRoutesDeps): Hono<AppEnv> {
       ...(body.data.expectedPrice !== undefined ? { expectedPrice: body.data.expectedPrice } : {}),
     });
     if (!r.ok) return refused(c, r, callerWords(c, deps.t));
+    if (r.created) await rememberConfirmed(deps, userId, composed.params);
+    const { available, held } = await deps.ledger.account(userId);
     return answer(c, contract.generateResponse, {
       id: r.generation.id,
       created: r.created,
       price: r.generation.price,
+      balance: { available, held },
     });
   });
 

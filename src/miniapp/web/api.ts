@@ -4,6 +4,7 @@ import type {
   BroadcastsResponse,
   BuyRequest,
   BuyResponse,
+  ComposerResponse,
   CreditsResponse,
   GalleryQuery,
   GalleryResponse,
@@ -69,6 +70,7 @@ export function createApi(initData: string) {
     result: (id: string) => call<ResultResponse>(apiPaths.result(id)),
     resend: (id: string) => post<ResendResponse>(apiPaths.resend(id), {}),
     preset: (id: string, q: PresetQuery) => call<PresetResponse>(apiPaths.preset(id) + query({ ...q })),
+    composer: () => call<ComposerResponse>(apiPaths.composer),
     quote: (request: QuoteRequest["request"]) => post<QuoteResponse>(apiPaths.quote, { request }),
     upload(file: File) {
       const form = new FormData();

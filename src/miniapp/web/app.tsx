@@ -32,10 +32,11 @@ export function App({ launch }: { launch: Launch }) {
   const [galleryVisits, setGalleryVisits] = useState(0);
   const [openId, setOpenId] = useState<string>();
   const [preset, setPreset] = useState<PresetResponse>();
+  /** the page's one balance: the header, the composer and the credits tab show it; every answer that carries it sets it */
   const [balance, setBalance] = useState<Balance>();
 
   const lang = me?.user.language ?? langOf(launch.languageCode);
-  const w = useMemo(() => words(lang), [lang]);
+  const w = useMemo(() => words(lang, me?.words), [lang, me]);
   useEffect(() => {
     document.documentElement.lang = w.lang;
     document.documentElement.dir = w.dir;
@@ -50,12 +51,6 @@ export function App({ launch }: { launch: Launch }) {
     }, setMeError);
   }, [api]);
   useEffect(loadMe, [loadMe]);
-  const refreshBalance = useCallback(() => {
-    api?.me().then(
-      (answer) => setBalance(answer.balance),
-      () => {},
-    );
-  }, [api]);
 
   // Telegram's back button: closes the open result, or goes back to the gallery
   const canGoBack = openId !== undefined || tab !== "gallery";
@@ -140,14 +135,14 @@ export function App({ launch }: { launch: Launch }) {
                 preset={preset}
                 onPresetUsed={() => setPreset(undefined)}
                 balance={balance}
-                onSpent={refreshBalance}
+                onBalance={setBalance}
                 onBuy={() => setTab("credits")}
               />
             </div>
           )}
           {me && openId === undefined && tab === "credits" && (
             <div role="tabpanel">
-              <Credits onBalance={setBalance} />
+              <Credits balance={balance} onBalance={setBalance} />
             </div>
           )}
           {me?.isAdmin && openId === undefined && tab === "admin" && (

@@ -6,31 +6,44 @@ import { FilePicker } from "./file-picker";
 import { OperationChips } from "./operation-chips";
 import { DubOptions, ImageOptions, VideoOptions } from "./option-fields";
 import { PromptField } from "./prompt-field";
-import { useEnv } from "./shared";
+import { ErrorLine, Loading, useEnv } from "./shared";
 import { useComposer } from "./use-composer";
 
 /**
- * The four operations with the chat's options and limits (one catalog), the live
- * price from the server's one quote function, files from the device for edit and
- * dubbing, and Confirm.
+ * The four operations with the chat's options and limits (one catalog), started
+ * where the chat's panels start (the remembered options), each choice with its
+ * price and the live price from the server's one quote function, files from the
+ * device for edit and dubbing, and Confirm.
  */
 export function Composer(props: {
   preset: PresetResponse | undefined;
   onPresetUsed(): void;
   balance: Balance | undefined;
-  onSpent(): void;
+  onBalance(balance: Balance): void;
   onBuy(): void;
 }) {
   const { w } = useEnv();
   const state = useComposer(props);
   const { draft, update } = state;
   const op = draft.operation;
+  const choices = state.quote?.choices ?? {};
 
+  if (!state.start)
+    return state.startError === undefined ? (
+      <Loading />
+    ) : (
+      <ErrorLine error={state.startError} onRetry={state.loadStart} />
+    );
   return (
     <section class="composer" data-testid="composer">
       <OperationChips draft={draft} update={update} />
+      {state.remembered && !draft.upscale && (
+        <p class="hint" data-testid="saved-options">
+          {w.t("saved-options")}
+        </p>
+      )}
 
-      {op !== "dub" && <PromptField draft={draft} update={update} />}
+      {op !== "dub" && <PromptField draft={draft} update={update} maxLength={state.promptMaxLength} />}
 
       {op === "edit" && (
         <FilePicker
@@ -47,7 +60,7 @@ export function Composer(props: {
       )}
       {op === "dub" && (
         <FilePicker
-          label={w.t("opt-source")}
+          label={w.t("opt-source", { minutes: state.start.dubMaxMinutes })}
           accept="audio/*,video/*"
           items={draft.source ? [draft.source] : []}
           full={draft.source !== undefined}
@@ -58,12 +71,15 @@ export function Composer(props: {
         />
       )}
 
-      {(op === "image" || op === "edit") && !draft.upscale && <ImageOptions draft={draft} update={update} />}
-      {op === "video" && <VideoOptions draft={draft} update={update} />}
+      {(op === "image" || op === "edit") && !draft.upscale && (
+        <ImageOptions draft={draft} update={update} choices={choices} />
+      )}
+      {op === "video" && <VideoOptions draft={draft} update={update} choices={choices} />}
       {op === "dub" && <DubOptions draft={draft} update={update} />}
 
       <ConfirmBar
         quote={state.quote}
+        balance={props.balance}
         quoting={state.quoting}
         price={state.price}
         need={state.need}

@@ -1,11 +1,15 @@
 import type { ComponentChildren } from "preact";
-import type { QuoteResponse } from "../contract";
+import type { Balance, QuoteResponse } from "../contract";
 import type { Key } from "./i18n";
-import { Num, useEnv } from "./shared";
+import { useEnv } from "./shared";
 
-/** The price and what it leaves, what is still missing, a way to buy more when short, and Confirm. */
+/**
+ * The price with the balance (the chat's summary line, from the page's one
+ * balance), what is still missing, a way to buy more when short, and Confirm.
+ */
 export function ConfirmBar(props: {
   quote: QuoteResponse | undefined;
+  balance: Balance | undefined;
   quoting: boolean;
   price: number | null;
   need: Key | undefined;
@@ -18,23 +22,25 @@ export function ConfirmBar(props: {
 }) {
   const { w } = useEnv();
   const { quote, price, need, running } = props;
-  const insufficient = price !== null && quote !== undefined && price > quote.available;
+  const available = props.balance?.available ?? 0;
+  const insufficient = price !== null && quote !== undefined && price > available;
   return (
     <div class="summary">
-      <p class="price" data-testid="price" data-value={price ?? ""} aria-live="polite">
+      <p
+        class="price"
+        data-testid="price"
+        data-value={price ?? ""}
+        data-available={props.balance?.available ?? ""}
+        aria-live="polite"
+      >
         {props.quoting && !quote
           ? w.t("price-loading")
           : price === null
-            ? w.t("price-none")
-            : w.t("price", { price })}
+            ? w.t("no-price", { available })
+            : w.t("price", { price, available })}
       </p>
-      {quote && (
-        <p class="hint" data-testid="available">
-          {w.t("available", { available: quote.available })}
-        </p>
-      )}
       {need && (
-        <p class="hint" data-testid="missing">
+        <p class={need === "need-shorter" ? "error" : "hint"} data-testid="missing">
           {w.t(need)}
         </p>
       )}
@@ -51,13 +57,7 @@ export function ConfirmBar(props: {
         aria-busy={running}
         onClick={props.onConfirm}
       >
-        {running ? w.t("working") : w.t("confirm")}
-        {!running && price !== null && (
-          <>
-            {" · "}
-            <Num value={price} />
-          </>
-        )}
+        {running ? w.t("working") : price === null ? w.t("confirm-no-price") : w.t("confirm", { price })}
       </button>
       {props.children}
     </div>

@@ -1,13 +1,17 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import type { Balance, CreditsResponse, Pack } from "../contract";
-import { ErrorLine, failureText, Loading, Num, useEnv } from "./shared";
+import { ErrorLine, failureText, Loading, Notice, Num, useEnv } from "./shared";
 import { telegram } from "./telegram";
 
 /** After a paid invoice the credits come with Telegram's successful_payment update: look a few times. */
 const afterPaymentChecks = [500, 1000, 2000, 4000, 8000];
 
-/** Balance, held credits, the latest movements, and the packs: Buy opens a Stars invoice in Telegram. */
-export function Credits(props: { onBalance(balance: Balance): void }) {
+/**
+ * Balance, held credits, the latest movements, and the packs: Buy opens a Stars
+ * invoice in Telegram. The balance shown is the page's one (`balance`), which
+ * each load here refreshes.
+ */
+export function Credits(props: { balance: Balance | undefined; onBalance(balance: Balance): void }) {
   const { api, w } = useEnv();
   const [data, setData] = useState<CreditsResponse>();
   const [error, setError] = useState<unknown>();
@@ -72,18 +76,19 @@ export function Credits(props: { onBalance(balance: Balance): void }) {
   };
 
   if (!data) return error === undefined ? <Loading /> : <ErrorLine error={error} onRetry={load} />;
+  const balance = props.balance ?? data.balance;
   return (
     <section class="credits" data-testid="credits">
       <div class="balance">
         <div>
           <span class="big">
-            <Num value={data.balance.available} testid="balance-available" />
+            <Num value={balance.available} testid="balance-available" />
           </span>
           <span class="hint">{w.t("balance-available")}</span>
         </div>
         <div>
           <span class="big">
-            <Num value={data.balance.held} testid="balance-held" />
+            <Num value={balance.held} testid="balance-held" />
           </span>
           <span class="hint">{w.t("balance-held")}</span>
         </div>
@@ -96,11 +101,7 @@ export function Credits(props: { onBalance(balance: Balance): void }) {
           <PackItem key={pack.id} pack={pack} busy={buying} onBuy={buy} />
         ))}
       </ul>
-      {status && (
-        <p class={status.kind === "ok" ? "notice" : "error"} role="status" data-testid="buy-status">
-          {status.text}
-        </p>
-      )}
+      {status && <Notice kind={status.kind} text={status.text} testid="buy-status" />}
 
       <h2>{w.t("movements")}</h2>
       {data.entries.length === 0 ? (
@@ -111,7 +112,7 @@ export function Credits(props: { onBalance(balance: Balance): void }) {
         <ul class="movements" data-testid="movements">
           {data.entries.map((e, i) => (
             <li key={`${e.at}-${i}`} data-testid="movement" data-label={e.label}>
-              <span dir="auto">{w.entry(e)}</span>
+              <span dir="auto">{e.text}</span>
               <time class="hint" dateTime={e.at}>
                 {w.date(e.at)}
               </time>

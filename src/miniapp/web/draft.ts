@@ -11,7 +11,14 @@ import {
   type VideoModel,
   videoModels,
 } from "../../media/catalog";
-import type { AppInput, AppOperation, ComposeRequest, PresetResponse, QuoteRequest } from "../contract";
+import type {
+  AppInput,
+  AppOperation,
+  ComposeRequest,
+  PresetResponse,
+  QuoteRequest,
+  StartOptions,
+} from "../contract";
 import type { Key } from "./i18n";
 
 /**
@@ -78,7 +85,17 @@ export function fitted(d: Draft): Draft {
   };
 }
 
-export function initialDraft(lang: string): Draft {
+/**
+ * The draft Create starts with: a picture, with each operation's options where
+ * the chat's panels start them (`start`, from GET /composer: the remembered
+ * ones, else the defaults); without `start`, the catalog's defaults.
+ */
+export function initialDraft(lang: string, start?: StartOptions): Draft {
+  const draft = defaultDraft(lang);
+  return start ? withStart(draft, "image", start) : draft;
+}
+
+function defaultDraft(lang: string): Draft {
   const video = videoModels[defaultVideoModel];
   return fitted({
     operation: "image",
@@ -99,6 +116,45 @@ export function initialDraft(lang: string): Draft {
     targetLanguage: defaultDubTarget(lang),
     sourceLanguage: "auto",
   });
+}
+
+/** The draft with `operation`'s starting options (a picture's for image and edit, and the video's and dubbing's). */
+function withStart(d: Draft, operation: AppOperation, start: StartOptions): Draft {
+  const image = operation === "edit" ? start.edit : start.image;
+  const { video, dub } = start;
+  return fitted({
+    ...d,
+    imageModel: isImageModel(image.model) ? image.model : d.imageModel,
+    imageSize: image.imageSize,
+    imageResolution: image.resolution,
+    numImages: image.numImages,
+    videoModel: isVideoModel(video.model) ? video.model : d.videoModel,
+    duration: video.duration,
+    videoResolution: video.resolution,
+    aspectRatio: video.aspectRatio,
+    generateAudio: video.generateAudio,
+    webSearch: video.webSearch,
+    targetLanguage: dub.targetLanguage,
+    sourceLanguage: dub.sourceLanguage,
+  });
+}
+
+const imageFields = ["imageModel", "imageSize", "imageResolution", "numImages"] as const;
+
+/**
+ * Another operation chosen. Image and edit are remembered apart (as in the
+ * chat): moving between them takes the other's starting options, unless the
+ * user changed the picture's options here already (those are kept).
+ */
+export function withOperation(d: Draft, operation: AppOperation, start: StartOptions | undefined): Draft {
+  const next = { ...d, operation, upscale: false };
+  const isImage = (o: AppOperation) => o === "image" || o === "edit";
+  if (!start || !isImage(d.operation) || !isImage(operation) || d.operation === operation) return next;
+  const untouched = withStart(d, d.operation, start);
+  if (imageFields.some((f) => untouched[f] !== d[f])) return next;
+  const moved = withStart(d, operation, start);
+  const { imageModel, imageSize, imageResolution, numImages } = moved;
+  return { ...next, imageModel, imageSize, imageResolution, numImages };
 }
 
 export function withPreset(d: Draft, p: PresetResponse): Draft {
@@ -187,10 +243,21 @@ export function pricedOf(d: Draft): QuoteRequest["request"] {
   }
 }
 
-/** What must be added before Confirm can work, in words; undefined: nothing. */
-export function missing(d: Draft): Key | undefined {
-  if ((d.operation === "image" || d.operation === "video" || d.operation === "edit") && !d.upscale)
+/** The prompt's length as the chat's rule counts it (params.ts: trimmed). */
+export const promptLength = (prompt: string): number => prompt.trim().length;
+
+/** Whether the draft's operation takes the user's prompt (a 4K version's is ours). */
+const takesPrompt = (d: Draft): boolean => d.operation !== "dub" && !d.upscale;
+
+/**
+ * What must be added or changed before Confirm can work, in words; undefined:
+ * nothing. A prompt over the limit is kept as it is (the field says by how much).
+ */
+export function missing(d: Draft, promptMaxLength: number): Key | undefined {
+  if (takesPrompt(d)) {
     if (d.prompt.trim() === "") return "need-prompt";
+    if (promptLength(d.prompt) > promptMaxLength) return "need-shorter";
+  }
   if (d.operation === "edit" && d.images.length === 0) return "need-pictures";
   if (d.operation === "dub" && !d.source) return "need-source";
   return undefined;

@@ -1,6 +1,13 @@
-import type { AppOperation, CreditEntry } from "../contract";
+import type { ChatWordKey } from "../chat-words";
+import type { AppOperation, ChatWords, ResultOptions } from "../contract";
 
-/** The page's words in English and Persian; `{name}` is filled by `t`. Persian is written right to left. */
+/**
+ * The page's own words in English and Persian; `{name}` is filled by `t`. Persian
+ * is written right to left. What the chat says too (option names, prices, costs,
+ * languages) is not here: it comes from the chat's messages with GET /me
+ * (chat-words.ts), and each balance movement's text with GET /credits, so the
+ * two say the same.
+ */
 const en = {
   "tab-gallery": "Gallery",
   "tab-create": "Create",
@@ -20,42 +27,25 @@ const en = {
   "result-prompt": "Prompt",
   "result-cost": "Cost",
   "result-date": "Date",
-  "result-free": "free",
   "result-upscaled": "4K version",
   "action-resend": "Send to chat",
   "action-again": "Make again",
   "action-edit": "Edit",
   "action-upscale": "⬆️ 4K",
   resent: "Sent to the chat.",
-  "opt-model": "Model",
-  "opt-imageSize": "Shape",
-  "opt-resolution": "Quality",
-  "opt-numImages": "Pictures",
-  "opt-duration": "Length",
-  "opt-aspectRatio": "Shape",
-  "opt-generateAudio": "Sound",
-  "opt-webSearch": "Web search",
-  "opt-sourceLanguage": "From",
-  "opt-targetLanguage": "Into",
-  "opt-prompt": "Describe what you want",
   "opt-pictures": "Pictures to edit (up to {max})",
-  "opt-source": "Audio or video to dub (up to 5 minutes)",
-  "opt-auto": "Detect",
+  "opt-source": "Audio or video to dub (up to {minutes} minutes)",
   yes: "Yes",
   no: "No",
-  seconds: "{n} s",
   "add-file": "Add from device",
   uploading: "Uploading…",
   remove: "Remove",
-  price: "Price: {price} credits",
-  "price-none": "Not available with these options",
   "price-loading": "Pricing…",
-  available: "You have {available} credits",
-  confirm: "Confirm",
   working: "Starting…",
   started: "Started. The result arrives in the chat and here in the gallery.",
   "already-started": "This one was started already.",
   "need-prompt": "Describe what you want first.",
+  "need-shorter": "Shorten the description first.",
   "need-pictures": "Add at least one picture.",
   "need-source": "Add the audio or video first.",
   insufficient: "Not enough credits: this costs {price}, you have {available}.",
@@ -124,27 +114,29 @@ const en = {
   "err-not_found": "Not found.",
   "err-generic": "Something went wrong. Try again.",
   "err-network": "No connection. Try again.",
-  "entry-welcome": "+{amount} welcome credits",
-  "entry-grant": "+{amount} granted",
-  "entry-referral-bonus": "+{amount} invite bonus",
-  "entry-purchase": "+{amount} bought",
-  "entry-hold": "−{amount} reserved for a request",
-  "entry-charge": "✔️ {amount} reserved credits spent",
-  "entry-charge-partial": "✔️ {amount} reserved credits spent, +{back} back",
-  "entry-release": "+{amount} reserved credits back",
-  "entry-refund": "+{amount} refunded for a request",
-  "entry-adjustment-plus": "+{amount} correction",
-  "entry-adjustment-minus": "−{amount} correction",
-  "entry-purchase-refund": "−{amount} taken back (purchase refunded)",
-  "entry-referral-revoke": "−{amount} invite bonus taken back",
 };
 
-export type Key = keyof typeof en;
+type OwnKey = keyof typeof en;
+export type Key = OwnKey | ChatWordKey;
 
 /** A key made at run time (a state's name from the API): known, or shown as it came. */
-export const isKey = (key: string): key is Key => key in en;
+export const isKey = (key: string): key is OwnKey => key in en;
 
-const fa: Record<Key, string> = {
+/** The chat's name of each option, as its summary lines say it. */
+export const optionLabel: Record<keyof ResultOptions, ChatWordKey> = {
+  model: "label-model",
+  imageSize: "label-aspect",
+  resolution: "label-resolution",
+  numImages: "label-count",
+  duration: "label-duration",
+  aspectRatio: "label-aspect",
+  generateAudio: "label-audio",
+  webSearch: "label-web",
+  sourceLanguage: "label-source",
+  targetLanguage: "label-target",
+};
+
+const fa: Record<OwnKey, string> = {
   "tab-gallery": "گالری",
   "tab-create": "ساختن",
   "tab-credits": "اعتبار",
@@ -163,42 +155,25 @@ const fa: Record<Key, string> = {
   "result-prompt": "توضیح",
   "result-cost": "هزینه",
   "result-date": "تاریخ",
-  "result-free": "رایگان",
   "result-upscaled": "نسخه 4K",
   "action-resend": "ارسال به گفتگو",
   "action-again": "ساخت دوباره",
   "action-edit": "ویرایش",
   "action-upscale": "⬆️ 4K",
   resent: "به گفتگو فرستاده شد.",
-  "opt-model": "مدل",
-  "opt-imageSize": "قالب",
-  "opt-resolution": "کیفیت",
-  "opt-numImages": "تعداد تصویر",
-  "opt-duration": "مدت",
-  "opt-aspectRatio": "قالب",
-  "opt-generateAudio": "صدا",
-  "opt-webSearch": "جستجوی وب",
-  "opt-sourceLanguage": "از",
-  "opt-targetLanguage": "به",
-  "opt-prompt": "آنچه می‌خواهید را توضیح دهید",
   "opt-pictures": "تصویرهای ویرایش (تا {max})",
-  "opt-source": "صدا یا ویدیو برای دوبله (تا ۵ دقیقه)",
-  "opt-auto": "تشخیص خودکار",
+  "opt-source": "صدا یا ویدیو برای دوبله (تا {minutes} دقیقه)",
   yes: "بله",
   no: "خیر",
-  seconds: "{n} ثانیه",
   "add-file": "افزودن از دستگاه",
   uploading: "در حال بارگذاری…",
   remove: "حذف",
-  price: "قیمت: {price} اعتبار",
-  "price-none": "با این گزینه‌ها در دسترس نیست",
   "price-loading": "در حال محاسبه قیمت…",
-  available: "اعتبار شما: {available}",
-  confirm: "تأیید",
   working: "در حال شروع…",
   started: "شروع شد. نتیجه در گفتگو و اینجا در گالری می‌آید.",
   "already-started": "این یکی پیش‌تر شروع شده بود.",
   "need-prompt": "اول توضیح دهید چه می‌خواهید.",
+  "need-shorter": "اول توضیح را کوتاه‌تر کنید.",
   "need-pictures": "دست‌کم یک تصویر اضافه کنید.",
   "need-source": "اول صدا یا ویدیو را اضافه کنید.",
   insufficient: "اعتبار کافی نیست: هزینه {price} است و شما {available} دارید.",
@@ -267,19 +242,6 @@ const fa: Record<Key, string> = {
   "err-not_found": "پیدا نشد.",
   "err-generic": "مشکلی پیش آمد. دوباره امتحان کنید.",
   "err-network": "اتصال برقرار نیست. دوباره امتحان کنید.",
-  "entry-welcome": "+{amount} اعتبار خوش‌آمد",
-  "entry-grant": "+{amount} هدیه",
-  "entry-referral-bonus": "+{amount} پاداش دعوت",
-  "entry-purchase": "+{amount} خرید",
-  "entry-hold": "−{amount} رزرو برای یک درخواست",
-  "entry-charge": "✔️ {amount} اعتبار رزروشده مصرف شد",
-  "entry-charge-partial": "✔️ {amount} اعتبار رزروشده مصرف شد، +{back} برگشت",
-  "entry-release": "+{amount} اعتبار رزروشده برگشت",
-  "entry-refund": "+{amount} بازپرداخت یک درخواست",
-  "entry-adjustment-plus": "+{amount} اصلاح",
-  "entry-adjustment-minus": "−{amount} اصلاح",
-  "entry-purchase-refund": "−{amount} پس گرفته شد (خرید بازپرداخت شد)",
-  "entry-referral-revoke": "−{amount} پاداش دعوت پس گرفته شد",
 };
 
 export type Lang = "en" | "fa";
@@ -291,7 +253,6 @@ export interface Words {
   num(n: number): string;
   date(iso: string): string;
   op(operation: AppOperation): string;
-  entry(e: CreditEntry): string;
   /** a language's name in the reader's language ("auto": detected) */
   language(code: string): string;
 }
@@ -300,13 +261,15 @@ export function langOf(code: string | undefined): Lang {
   return code?.toLowerCase().startsWith("fa") ? "fa" : "en";
 }
 
-export function words(lang: Lang): Words {
-  const table = lang === "fa" ? fa : en;
+/** The page's words; `chat`: the chat's, from GET /me (before it answers, their keys show as they are). */
+export function words(lang: Lang, chat?: ChatWords): Words {
+  const table: Record<string, string> = lang === "fa" ? fa : en;
   const numbers = new Intl.NumberFormat(lang);
   const dates = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
   const names = new Intl.DisplayNames([lang], { type: "language" });
+  const shared: Partial<Record<string, string>> = chat ?? {};
   const t = (key: Key, vars: Record<string, string | number> = {}) =>
-    table[key].replace(/\{(\w+)\}/g, (_, name: string) => {
+    (shared[key] ?? table[key] ?? key).replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = vars[name];
       return typeof value === "number" ? numbers.format(value) : (value ?? "");
     });
@@ -317,7 +280,7 @@ export function words(lang: Lang): Words {
     num: (n) => numbers.format(n),
     date: (iso) => dates.format(new Date(iso)),
     op: (operation) => t(`op-${operation}`),
-    entry: (e) => t(`entry-${e.label}`, { amount: e.amount, back: e.back }),
-    language: (code) => (code === "auto" ? t("opt-auto") : (names.of(code) ?? code)),
+    language: (code) =>
+      code === "auto" ? t("lang-auto") : (shared[`lang-${code}`] ?? names.of(code) ?? code),
   };
 }

@@ -10,12 +10,16 @@ import {
   videoModelIds,
   videoModels,
 } from "../../media/catalog";
+import type { QuoteResponse, ResultOptions } from "../contract";
 import type { FieldProps } from "./draft";
-import type { Key, Words } from "./i18n";
+import { optionLabel, type Words } from "./i18n";
 import { useEnv } from "./shared";
 
-/** A picture's model, size and, when the model has them, quality and number of pictures. */
-export function ImageOptions({ draft, update }: FieldProps) {
+/** The options' fields, with each choice's price where the chat's pickers show one (from the live quote). */
+type OptionProps = FieldProps & { choices: QuoteResponse["choices"] };
+
+/** A picture's model, aspect ratio and, when the model has them, resolution and number of pictures. */
+export function ImageOptions({ draft, update, choices }: OptionProps) {
   const { w } = useEnv();
   const image = imageModelInfo[draft.imageModel];
   return (
@@ -23,8 +27,10 @@ export function ImageOptions({ draft, update }: FieldProps) {
       <Select
         w={w}
         name="model"
+        wide
         value={draft.imageModel}
         values={imageModels}
+        prices={choices.model}
         onChange={(v) => update({ imageModel: v as ImageModel })}
       />
       <Select
@@ -40,6 +46,7 @@ export function ImageOptions({ draft, update }: FieldProps) {
           name="resolution"
           value={draft.imageResolution ?? ""}
           values={image.qualities}
+          prices={choices.resolution}
           onChange={(v) => update({ imageResolution: v })}
         />
       )}
@@ -49,6 +56,7 @@ export function ImageOptions({ draft, update }: FieldProps) {
           name="numImages"
           value={String(draft.numImages)}
           values={counts}
+          prices={choices.numImages}
           label={(v) => w.num(Number(v))}
           onChange={(v) => update({ numImages: Number(v) })}
         />
@@ -58,7 +66,7 @@ export function ImageOptions({ draft, update }: FieldProps) {
 }
 
 /** A video's model, length, resolution, aspect ratio and the switches its model offers. */
-export function VideoOptions({ draft, update }: FieldProps) {
+export function VideoOptions({ draft, update, choices }: OptionProps) {
   const { w } = useEnv();
   const video = videoModels[draft.videoModel];
   return (
@@ -66,8 +74,10 @@ export function VideoOptions({ draft, update }: FieldProps) {
       <Select
         w={w}
         name="model"
+        wide
         value={draft.videoModel}
         values={videoModelIds}
+        prices={choices.model}
         onChange={(v) => update({ videoModel: v as VideoModel })}
       />
       <Select
@@ -75,7 +85,8 @@ export function VideoOptions({ draft, update }: FieldProps) {
         name="duration"
         value={String(draft.duration)}
         values={allowedDurations(draft.videoModel).map(String)}
-        label={(v) => w.t("seconds", { n: Number(v) })}
+        prices={choices.duration}
+        label={(v) => w.t("seconds", { value: Number(v) })}
         onChange={(v) => update({ duration: Number(v) })}
       />
       <Select
@@ -83,6 +94,7 @@ export function VideoOptions({ draft, update }: FieldProps) {
         name="resolution"
         value={draft.videoResolution}
         values={video.resolutions}
+        prices={choices.resolution}
         onChange={(v) => update({ videoResolution: v })}
       />
       <Select
@@ -90,6 +102,7 @@ export function VideoOptions({ draft, update }: FieldProps) {
         name="aspectRatio"
         value={draft.aspectRatio}
         values={video.aspectRatios}
+        label={(v) => (v === "auto" ? w.t("aspect-auto") : v)}
         onChange={(v) => update({ aspectRatio: v })}
       />
       {video.audio && (
@@ -138,23 +151,33 @@ const counts = Array.from({ length: limits.numImages.max - limits.numImages.min 
 
 function Select(props: {
   w: Words;
-  name: string;
+  name: keyof ResultOptions;
   value: string;
   values: readonly string[];
   label?: (value: string) => string;
+  /** each value's price, drawn after its label as the chat's picker does */
+  prices?: Record<string, number | null> | undefined;
+  /** across the form's two columns (a model's name and its price are long) */
+  wide?: boolean;
   onChange(value: string): void;
 }) {
+  const { w } = props;
+  const text = (v: string) => {
+    const label = props.label ? props.label(v) : v;
+    const price = props.prices?.[v];
+    return price === undefined || price === null ? label : w.t("choice-price", { label, price });
+  };
   return (
-    <label class="field">
-      <span>{props.w.t(`opt-${props.name}` as Key)}</span>
+    <label class={props.wide ? "field wide" : "field"}>
+      <span>{w.t(optionLabel[props.name])}</span>
       <select
         data-testid={`opt-${props.name}`}
         value={props.value}
         onChange={(e) => props.onChange(e.currentTarget.value)}
       >
         {props.values.map((v) => (
-          <option key={v} value={v}>
-            {props.label ? props.label(v) : v}
+          <option key={v} value={v} data-price={props.prices?.[v] ?? undefined}>
+            {text(v)}
           </option>
         ))}
       </select>
@@ -162,7 +185,12 @@ function Select(props: {
   );
 }
 
-function Check(props: { w: Words; name: string; checked: boolean; onChange(value: boolean): void }) {
+function Check(props: {
+  w: Words;
+  name: keyof ResultOptions;
+  checked: boolean;
+  onChange(value: boolean): void;
+}) {
   return (
     <label class="check">
       <input
@@ -171,7 +199,7 @@ function Check(props: { w: Words; name: string; checked: boolean; onChange(value
         checked={props.checked}
         onChange={(e) => props.onChange(e.currentTarget.checked)}
       />
-      <span>{props.w.t(`opt-${props.name}` as Key)}</span>
+      <span>{props.w.t(optionLabel[props.name])}</span>
     </label>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { PresetResponse, ResultOptions, ResultResponse } from "../contract";
-import type { Key } from "./i18n";
-import { ErrorLine, failureText, Loading, Num, useEnv } from "./shared";
+import { optionLabel } from "./i18n";
+import { ErrorLine, failureText, Loading, Notice, useEnv } from "./shared";
 
 const optionOrder: Array<keyof ResultOptions> = [
   "model",
@@ -26,7 +26,7 @@ export function ResultView(props: { id: string; onClose(): void; onPreset(p: Pre
   const [error, setError] = useState<unknown>();
   const [picture, setPicture] = useState(0);
   const [busy, setBusy] = useState<string>();
-  const [notice, setNotice] = useState<string>();
+  const [notice, setNotice] = useState<{ kind: "ok" | "error"; text: string }>();
 
   const load = () => {
     setError(undefined);
@@ -41,7 +41,7 @@ export function ResultView(props: { id: string; onClose(): void; onPreset(p: Pre
     try {
       await run();
     } catch (err) {
-      setNotice(failureText(w, err));
+      setNotice({ kind: "error", text: failureText(w, err) });
     } finally {
       setBusy(undefined);
     }
@@ -112,15 +112,15 @@ export function ResultView(props: { id: string; onClose(): void; onPreset(p: Pre
               if (value === undefined) return null;
               return (
                 <div key={name} class="fact" data-testid={`result-option-${name}`}>
-                  <dt>{w.t(`opt-${name}` as Key)}</dt>
+                  <dt>{w.t(optionLabel[name])}</dt>
                   <dd>{optionText(w, name, value)}</dd>
                 </div>
               );
             })}
             <div class="fact">
               <dt>{w.t("result-cost")}</dt>
-              <dd data-testid="result-cost">
-                {result.cost > 0 ? <Num value={result.cost} /> : w.t("result-free")}
+              <dd data-testid="result-cost" data-value={result.cost}>
+                {result.cost > 0 ? w.t("cost", { cost: result.cost }) : w.t("free")}
               </dd>
             </div>
             <div class="fact">
@@ -138,7 +138,7 @@ export function ResultView(props: { id: string; onClose(): void; onPreset(p: Pre
               onClick={() =>
                 act("resend", async () => {
                   await api.resend(props.id);
-                  setNotice(w.t("resent"));
+                  setNotice({ kind: "ok", text: w.t("resent") });
                 })
               }
             >
@@ -178,11 +178,7 @@ export function ResultView(props: { id: string; onClose(): void; onPreset(p: Pre
               </button>
             )}
           </div>
-          {notice && (
-            <p class="notice" role="status" data-testid="result-notice">
-              {notice}
-            </p>
-          )}
+          {notice && <Notice kind={notice.kind} text={notice.text} testid="result-notice" />}
         </>
       )}
     </article>
@@ -195,7 +191,8 @@ function optionText(
   value: string | number | boolean,
 ) {
   if (typeof value === "boolean") return w.t(value ? "yes" : "no");
-  if (name === "duration" && typeof value === "number") return w.t("seconds", { n: value });
+  if (name === "duration" && typeof value === "number") return w.t("seconds", { value });
+  if (name === "aspectRatio" && value === "auto") return w.t("aspect-auto");
   if ((name === "sourceLanguage" || name === "targetLanguage") && typeof value === "string")
     return w.language(value);
   return typeof value === "number" ? w.num(value) : value;

@@ -1,5 +1,5 @@
 import { createContext } from "preact";
-import { useContext } from "preact/hooks";
+import { useContext, useEffect, useRef } from "preact/hooks";
 import type { Api } from "./api";
 import { ApiFailure } from "./api";
 import type { Key, Words } from "./i18n";
@@ -56,6 +56,29 @@ export function Loading() {
     <div class="loading" role="status" aria-live="polite" data-testid="loading">
       {w.t("loading")}
     </div>
+  );
+}
+
+/**
+ * A line saying how an action went. On a phone it can be drawn below the fold
+ * (under the buttons just pressed): it is brought into view when it appears or
+ * its text changes.
+ */
+export function Notice(props: { kind: "ok" | "error"; text: string; testid: string }) {
+  const line = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    line.current?.scrollIntoView({ block: "nearest" });
+  }, [props.text]);
+  return (
+    <p
+      ref={line}
+      class={props.kind === "ok" ? "notice" : "error"}
+      role="status"
+      data-testid={props.testid}
+      data-kind={props.kind}
+    >
+      {props.text}
+    </p>
   );
 }
 

@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { limits } from "../../media/catalog";
-import type { PresetResponse, QuoteRequest, QuoteResponse } from "../contract";
+import type { Balance, ComposerResponse, PresetResponse, QuoteRequest, QuoteResponse } from "../contract";
 import { ApiFailure } from "./api";
 import {
   type Attached,
@@ -10,6 +10,7 @@ import {
   missing,
   pricedOf,
   requestOf,
+  withOperation,
   withPreset,
 } from "./draft";
 import { failureText, newKey, useEnv } from "./shared";
@@ -17,15 +18,19 @@ import { failureText, newKey, useEnv } from "./shared";
 export type Status = { kind: "ok" | "error"; text: string } | undefined;
 
 /**
- * The composer's state: the draft, the live quote for it, uploads, the running
- * request and the line that reports on it; and what the page can do with them.
+ * The composer's state: where it starts (the options the chat remembers), the
+ * draft, the live quote for it, uploads, the running request and the line that
+ * reports on it; and what the page can do with them. Every balance an answer
+ * carries goes to the page's one balance (`onBalance`).
  */
 export function useComposer(props: {
   preset: PresetResponse | undefined;
   onPresetUsed(): void;
-  onSpent(): void;
+  onBalance(balance: Balance): void;
 }) {
   const { api, w } = useEnv();
+  const [start, setStart] = useState<ComposerResponse>();
+  const [startError, setStartError] = useState<unknown>();
   const [draft, setDraft] = useState(() => initialDraft(w.lang));
   const [uploading, setUploading] = useState(0);
   const [running, setRunning] = useState(false);
@@ -35,21 +40,41 @@ export function useComposer(props: {
   /** the key of a press that got no answer: pressing again retries it rather than making another */
   const unanswered = useRef<string | undefined>(undefined);
 
+  const onBalance = useRef(props.onBalance);
+  onBalance.current = props.onBalance;
+
+  // asked each time Create opens: what the chat confirmed meanwhile is where it starts
+  const loadStart = useCallback(() => {
+    setStartError(undefined);
+    api.composer().then((answer) => {
+      setDraft(initialDraft(w.lang, answer.start));
+      setStart(answer);
+    }, setStartError);
+  }, [api, w.lang]);
+  useEffect(loadStart, [loadStart]);
+
   const update = (patch: Partial<Draft>) => {
     unanswered.current = undefined;
     setStatus(undefined);
-    setDraft((d) => fitted({ ...d, ...patch }));
+    setDraft((d) => {
+      const moved =
+        patch.operation && patch.operation !== d.operation
+          ? withOperation(d, patch.operation, start?.start)
+          : d;
+      return fitted({ ...moved, ...patch });
+    });
   };
 
+  // a preset (a result's action) is set over where the composer starts
   useEffect(() => {
-    if (!props.preset) return;
+    if (!props.preset || !start) return;
     setDraft((d) => withPreset(d, props.preset!));
     unanswered.current = undefined;
     setStatus(undefined);
     props.onPresetUsed();
-  }, [props.preset]);
+  }, [props.preset, start]);
 
-  const { quote, quoting, forgetQuote } = useLiveQuote(draft);
+  const { quote, quoting, forgetQuote } = useLiveQuote(draft, onBalance);
 
   const attach = async (files: FileList | null, into: "images" | "source") => {
     if (!files) return;
@@ -80,7 +105,8 @@ export function useComposer(props: {
     }
   };
 
-  const need = missing(draft);
+  const promptMaxLength = start?.promptMaxLength ?? Number.POSITIVE_INFINITY;
+  const need = missing(draft, promptMaxLength);
   const price = quote?.credits ?? null;
   const canConfirm = !running && uploading === 0 && !need && !quoting && price !== null;
 
@@ -99,7 +125,7 @@ export function useComposer(props: {
       });
       unanswered.current = undefined;
       setStatus({ kind: "ok", text: w.t(answer.created ? "started" : "already-started") });
-      props.onSpent();
+      onBalance.current(answer.balance);
     } catch (err) {
       // no answer at all: the generation may exist; the next press sends the same key
       if (!(err instanceof ApiFailure && err.status === 0)) unanswered.current = undefined;
@@ -112,6 +138,11 @@ export function useComposer(props: {
   };
 
   return {
+    start,
+    startError,
+    loadStart,
+    promptMaxLength,
+    remembered: start?.remembered.includes(draft.operation) ?? false,
     draft,
     quote,
     quoting,
@@ -127,8 +158,8 @@ export function useComposer(props: {
   };
 }
 
-/** The server's price for the draft, asked 200 ms after the last change that can move it. */
-function useLiveQuote(draft: Draft) {
+/** The server's price for the draft (and for each choice), asked 200 ms after the last change that can move it. */
+function useLiveQuote(draft: Draft, onBalance: { current(balance: Balance): void }) {
   const { api } = useEnv();
   const [quote, setQuote] = useState<QuoteResponse>();
   const [quoting, setQuoting] = useState(false);
@@ -143,6 +174,7 @@ function useLiveQuote(draft: Draft) {
           if (stale) return;
           setQuote(answer);
           setQuoting(false);
+          onBalance.current(answer.balance);
         },
         () => {
           if (stale) return;
