@@ -18,6 +18,10 @@ const longFiles = [
   "test/e2e/operator-paths.test.ts",
   "test/e2e/broadcast.test.ts",
   "test/e2e/conversations.test.ts",
+  "test/e2e/dub-parts-crash.test.ts",
+  "test/e2e/dub-parts.test.ts",
+  "test/integration/dub-cuts.test.ts",
+  "test/integration/miniapp-api.test.ts",
 ];
 
 /** Fisher-Yates on a seeded generator (mulberry32): the same seed, the same order. */
