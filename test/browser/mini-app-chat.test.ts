@@ -1,26 +1,18 @@
-import { join } from "node:path";
-import type { FrameLocator, Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import type { FrameLocator, Locator } from "playwright-core";
+import { describe, expect, test } from "vitest";
 import { defaultImageOptions, fitImageOptions } from "../../src/generations/image-options";
 import { promptMaxLength } from "../../src/generations/params";
 import { quote } from "../../src/generations/quote";
 import { imageModels } from "../../src/media/catalog";
-import type { Playground } from "../../src/playground/start";
 import { createPrices, loadPriceTable } from "../../src/pricing/prices";
-import { ChatPage, type openChromium, startBrowserPlayground } from "./chromium";
+import { openMiniApp, panelShot, playgroundSuite } from "./browser-suite";
+import type { ChatPage } from "./chromium";
 
-const shots = join(process.cwd(), "test-results", "mini-app-chat");
 const prices = createPrices(loadPriceTable());
 /** a phone's screen, in CSS pixels */
 const phone = { width: 390, height: 844 };
 
-/** The app's panel over the chat, for the run's results; with UPDATE_SCREENSHOTS, also in docs/mini-app. */
-async function shot(chat: ChatPage, name: string): Promise<void> {
-  const panel = chat.page.getByTestId("mini-app");
-  await panel.screenshot({ path: join(shots, `${name}.png`) });
-  if (process.env.UPDATE_SCREENSHOTS)
-    await panel.screenshot({ path: join(process.cwd(), "docs", "mini-app", `${name}.png`) });
-}
+const shot = (chat: ChatPage, name: string) => panelShot(chat, name, "mini-app-chat");
 
 /** The number a `<Num>` or a price line carries for machines. */
 async function shownNumber(locator: Locator, attribute = "data-value"): Promise<number> {
@@ -34,40 +26,9 @@ async function shownNumber(locator: Locator, attribute = "data-value"): Promise<
  * never cut silently. Each test has a user of its own state: vitest shuffles them.
  */
 describe("the Mini App knows what the chat knows, in Chromium", () => {
-  let rig: Awaited<ReturnType<typeof startBrowserPlayground>>;
-  let playground: Playground;
-  let browser: Awaited<ReturnType<typeof openChromium>>;
-
-  beforeAll(async () => {
-    rig = await startBrowserPlayground("mini-app-chat");
-    ({ playground, browser } = rig);
-  }, 120_000);
-  afterAll(async () => rig?.stop());
-
-  const pages: Page[] = [];
-  afterEach(async () => {
-    for (const page of pages.splice(0)) await page.close();
-  });
-
-  async function chatAs(name: string, size = phone): Promise<ChatPage> {
-    const page: Page = await browser.context.newPage();
-    pages.push(page);
-    await page.setViewportSize(size);
-    await page.goto(playground.url);
-    const chat = new ChatPage(page);
-    await chat.switchUser(name);
-    await chat.type("/start");
-    await chat.waitForBot(/credits|اعتبار/);
-    return chat;
-  }
-
-  async function openApp(chat: ChatPage): Promise<FrameLocator> {
-    await chat.page.getByTestId("menu-app").click();
-    await chat.page.locator('[data-testid="mini-app"][data-ready="true"]').waitFor({ timeout: 20_000 });
-    const app = chat.page.frameLocator('[data-testid="mini-app-frame"]');
-    await app.getByTestId("app").waitFor();
-    return app;
-  }
+  const suite = playgroundSuite("mini-app-chat");
+  const chatAs = (name: string, size = phone) => suite.chatAs(name, { size });
+  const openApp = openMiniApp;
 
   async function openCreate(app: FrameLocator): Promise<void> {
     await app.getByTestId("tab-create").click();

@@ -1,21 +1,9 @@
-import { join } from "node:path";
-import type { FrameLocator, Locator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import type { Playground } from "../../src/playground/start";
-import { ChatPage, type openChromium, startBrowserPlayground } from "./chromium";
+import type { Locator } from "playwright-core";
+import { describe, expect, test } from "vitest";
+import { openMiniApp, panelShot, playgroundSuite } from "./browser-suite";
+import type { ChatPage } from "./chromium";
 
-const shots = join(process.cwd(), "test-results", "mini-app");
-
-/**
- * The app's panel as the user sees it over the chat, for the run's results; with
- * UPDATE_SCREENSHOTS, also the one in docs/mini-app.
- */
-async function shot(chat: ChatPage, name: string): Promise<void> {
-  const panel = chat.page.getByTestId("mini-app");
-  await panel.screenshot({ path: join(shots, `${name}.png`) });
-  if (process.env.UPDATE_SCREENSHOTS)
-    await panel.screenshot({ path: join(process.cwd(), "docs", "mini-app", `${name}.png`) });
-}
+const shot = (chat: ChatPage, name: string) => panelShot(chat, name, "mini-app");
 
 /** The number a `<Num>` shows (Persian digits on screen, the value in data-value). */
 async function shownNumber(locator: Locator): Promise<number> {
@@ -28,41 +16,10 @@ async function shownNumber(locator: Locator): Promise<number> {
  * launch data the stand-in signed with the sandbox's token.
  */
 describe("the Mini App inside the playground, in Chromium", () => {
-  let rig: Awaited<ReturnType<typeof startBrowserPlayground>>;
-  let playground: Playground;
-  let browser: Awaited<ReturnType<typeof openChromium>>;
-
-  beforeAll(async () => {
-    rig = await startBrowserPlayground("mini-app");
-    ({ playground, browser } = rig);
-  }, 120_000);
-  afterAll(async () => rig?.stop());
-
-  const pages: Page[] = [];
-  afterEach(async () => {
-    for (const page of pages.splice(0)) await page.close();
-  });
-
-  async function chatAs(name: string, greeting: RegExp = /credits|اعتبار/): Promise<ChatPage> {
-    const page: Page = await browser.context.newPage();
-    pages.push(page);
-    await page.setViewportSize({ width: 400, height: 860 });
-    await page.goto(playground.url);
-    const chat = new ChatPage(page);
-    await chat.switchUser(name);
-    await chat.type("/start");
-    await chat.waitForBot(greeting);
-    return chat;
-  }
-
-  /** Opens the app from the menu button; its frame once it said it is ready. */
-  async function openApp(chat: ChatPage): Promise<FrameLocator> {
-    await chat.page.getByTestId("menu-app").click();
-    await chat.page.locator('[data-testid="mini-app"][data-ready="true"]').waitFor({ timeout: 20_000 });
-    const app = chat.page.frameLocator('[data-testid="mini-app-frame"]');
-    await app.getByTestId("app").waitFor();
-    return app;
-  }
+  const suite = playgroundSuite("mini-app");
+  const chatAs = (name: string, greeting?: RegExp) =>
+    suite.chatAs(name, { size: { width: 400, height: 860 }, ...(greeting ? { greeting } : {}) });
+  const openApp = openMiniApp;
 
   /** `/image <prompt>`, confirmed: the picture once the chat shows it. */
   async function imageInChat(chat: ChatPage, prompt: string): Promise<void> {

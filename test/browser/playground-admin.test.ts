@@ -1,20 +1,14 @@
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { FrameLocator, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import type { Playground } from "../../src/playground/start";
+import type { FrameLocator } from "playwright-core";
+import { beforeAll, describe, expect, test } from "vitest";
 import { speechLike } from "../support/media-files";
-import { ChatPage, type openChromium, startBrowserPlayground } from "./chromium";
+import { openMiniApp, pageShot, panelShot, playgroundSuite } from "./browser-suite";
+import type { ChatPage } from "./chromium";
 
-const shots = join(process.cwd(), "test-results", "playground");
-
-/** A screenshot for the run's results; with UPDATE_SCREENSHOTS, also the one in docs/<folder>. */
-async function shot(chat: ChatPage, name: string, folder = "playground"): Promise<void> {
-  await chat.screenshot(join(shots, `${name}.png`));
-  if (process.env.UPDATE_SCREENSHOTS)
-    await chat.screenshot(join(process.cwd(), "docs", folder, `${name}.png`));
-}
+const shot = (chat: ChatPage, name: string, folder = "playground") =>
+  pageShot(chat, name, folder, "playground");
 
 /**
  * The admin's tools and the playground's own drawing, in Chromium: /grant by
@@ -23,16 +17,13 @@ async function shot(chat: ChatPage, name: string, folder = "playground"): Promis
  * result appears, the language picker's buttons, and the admin's charts.
  */
 describe("the playground: admin commands and how chats are drawn", () => {
-  let rig: Awaited<ReturnType<typeof startBrowserPlayground>>;
-  let playground: Playground;
-  let browser: Awaited<ReturnType<typeof openChromium>>;
+  const suite = playgroundSuite("playground-admin");
+  const openAs = (name: string) => suite.chatAs(name, { size: { width: 400, height: 860 } });
 
   /** The margin chart as the admin saw it before anyone made a request (the tests run in a shuffled order). */
   let beforeAnyRequest: { empty: string | null; text: string | null; drawings: number };
 
   beforeAll(async () => {
-    rig = await startBrowserPlayground("playground-admin");
-    ({ playground, browser } = rig);
     const chat = await openAs("Morgan");
     const margin = (await adminPage(chat)).getByTestId("chart-margin");
     beforeAnyRequest = {
@@ -42,43 +33,18 @@ describe("the playground: admin commands and how chats are drawn", () => {
     };
     await margin.scrollIntoViewIfNeeded();
     await appShot(chat, "admin-no-data");
-    for (const page of pages.splice(0)) await page.close();
+    await suite.closePages();
   }, 120_000);
-  afterAll(async () => rig?.stop());
-
-  const pages: Page[] = [];
-  afterEach(async () => {
-    for (const page of pages.splice(0)) await page.close();
-  });
-
-  async function openAs(name: string): Promise<ChatPage> {
-    const page: Page = await browser.context.newPage();
-    pages.push(page);
-    await page.setViewportSize({ width: 400, height: 860 });
-    await page.goto(playground.url);
-    const chat = new ChatPage(page);
-    await chat.switchUser(name);
-    await chat.type("/start");
-    await chat.waitForBot(/credits/);
-    return chat;
-  }
 
   /** Opens the Mini App from the menu button, on its admin page. */
   async function adminPage(chat: ChatPage): Promise<FrameLocator> {
-    await chat.page.getByTestId("menu-app").click();
-    await chat.page.locator('[data-testid="mini-app"][data-ready="true"]').waitFor({ timeout: 20_000 });
-    const app = chat.page.frameLocator('[data-testid="mini-app-frame"]');
+    const app = await openMiniApp(chat);
     await app.getByTestId("tab-admin").click();
     await app.getByTestId("chart-margin").waitFor();
     return app;
   }
 
-  async function appShot(chat: ChatPage, name: string): Promise<void> {
-    const panel = chat.page.getByTestId("mini-app");
-    await panel.screenshot({ path: join(process.cwd(), "test-results", "mini-app", `${name}.png`) });
-    if (process.env.UPDATE_SCREENSHOTS)
-      await panel.screenshot({ path: join(process.cwd(), "docs", "mini-app", `${name}.png`) });
-  }
+  const appShot = (chat: ChatPage, name: string) => panelShot(chat, name);
 
   test("the margin chart: 'no data yet' before any request, then round axes with 0 and named days", async () => {
     expect(beforeAnyRequest).toEqual({ empty: "true", text: "No data yet in these days.", drawings: 0 });

@@ -1,19 +1,10 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import type { Playground } from "../../src/playground/start";
+import { describe, expect, test } from "vitest";
 import { solidPng } from "../../src/playground/telegram/images";
-import { ChatPage, type openChromium, startBrowserPlayground } from "./chromium";
+import { pageShot, playgroundSuite } from "./browser-suite";
+import type { ChatPage } from "./chromium";
 
-const shots = join(process.cwd(), "test-results", "playground");
-
-/** A screenshot for the run's results; with UPDATE_SCREENSHOTS, also the one in docs/playground. */
-async function shot(chat: ChatPage, name: string): Promise<void> {
-  await chat.screenshot(join(shots, `${name}.png`));
-  if (process.env.UPDATE_SCREENSHOTS)
-    await chat.screenshot(join(process.cwd(), "docs", "playground", `${name}.png`));
-}
+const shot = (chat: ChatPage, name: string) => pageShot(chat, name);
 
 const picture = (name: string) => ({ name, mimeType: "image/png", buffer: solidPng(640, 480) });
 
@@ -23,32 +14,8 @@ const picture = (name: string) => ({ name, mimeType: "image/png", buffer: solidP
  * its button leads through the usual panel to a result that arrives.
  */
 describe("the playground: sent without a command", () => {
-  let rig: Awaited<ReturnType<typeof startBrowserPlayground>>;
-  let playground: Playground;
-  let browser: Awaited<ReturnType<typeof openChromium>>;
-
-  beforeAll(async () => {
-    rig = await startBrowserPlayground("playground-sends");
-    ({ playground, browser } = rig);
-  }, 120_000);
-  afterAll(async () => rig?.stop());
-
-  // each page holds an event stream open: closed after its test
-  const pages: Page[] = [];
-  afterEach(async () => {
-    for (const page of pages.splice(0)) await page.close();
-  });
-
-  async function openAs(name: string, greeting: RegExp = /credits/): Promise<ChatPage> {
-    const page: Page = await browser.context.newPage();
-    pages.push(page);
-    await page.goto(playground.url);
-    const chat = new ChatPage(page);
-    await chat.switchUser(name);
-    await chat.type("/start");
-    await chat.waitForBot(greeting);
-    return chat;
-  }
+  const suite = playgroundSuite("playground-sends");
+  const openAs = (name: string, greeting?: RegExp) => suite.chatAs(name, greeting ? { greeting } : {});
 
   test("a photo dropped with no command is offered an edit; the edited picture arrives", async () => {
     const chat = await openAs("Alex");

@@ -1,49 +1,17 @@
-import { join } from "node:path";
-import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { translate } from "../../src/i18n/i18n";
-import type { Playground } from "../../src/playground/start";
-import { ChatPage, type openChromium, startBrowserPlayground } from "./chromium";
+import { pageShot, playgroundSuite } from "./browser-suite";
+import type { ChatPage } from "./chromium";
 
-const shots = join(process.cwd(), "test-results", "playground");
-
-/** A screenshot for the run's results; with UPDATE_SCREENSHOTS, also the one in docs/playground. */
-async function shot(chat: ChatPage, name: string): Promise<void> {
-  await chat.screenshot(join(shots, `${name}.png`));
-  if (process.env.UPDATE_SCREENSHOTS)
-    await chat.screenshot(join(process.cwd(), "docs", "playground", `${name}.png`));
-}
+const shot = (chat: ChatPage, name: string) => pageShot(chat, name);
 
 /**
  * What the playground shows of waiting and of the bot's words (issue 37, items
  * 2, 6 and 7), in real headless Chromium: one sandbox and one browser for the file.
  */
 describe("the playground's estimates and wording in Chromium", () => {
-  let rig: Awaited<ReturnType<typeof startBrowserPlayground>>;
-  let playground: Playground;
-  let browser: Awaited<ReturnType<typeof openChromium>>;
-
-  beforeAll(async () => {
-    rig = await startBrowserPlayground("wording");
-    ({ playground, browser } = rig);
-  }, 120_000);
-  afterAll(async () => rig?.stop());
-
-  const pages: Page[] = [];
-  afterEach(async () => {
-    for (const page of pages.splice(0)) await page.close();
-  });
-
-  async function openAs(name: string, greeting: RegExp = /credits/): Promise<ChatPage> {
-    const page: Page = await browser.context.newPage();
-    pages.push(page);
-    await page.goto(playground.url);
-    const chat = new ChatPage(page);
-    await chat.switchUser(name);
-    await chat.type("/start");
-    await chat.waitForBot(greeting);
-    return chat;
-  }
+  const suite = playgroundSuite("wording");
+  const openAs = (name: string, greeting?: RegExp) => suite.chatAs(name, greeting ? { greeting } : {});
 
   async function makeImage(
     chat: ChatPage,

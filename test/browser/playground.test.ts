@@ -2,11 +2,10 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import type { Playground } from "../../src/playground/start";
+import { describe, expect, test } from "vitest";
 import { speechLike } from "../support/media-files";
-import { ChatPage, type openChromium, startBrowserPlayground } from "./chromium";
+import { pageShot, playgroundSuite } from "./browser-suite";
+import type { ChatPage } from "./chromium";
 
 /** the part of HTMLMediaElement the test reads (the project's TypeScript has no DOM types) */
 interface MediaElement {
@@ -15,46 +14,15 @@ interface MediaElement {
   addEventListener(type: string, listener: () => void, options: { once: boolean }): void;
 }
 
-const shots = join(process.cwd(), "test-results", "playground");
-
-/** A screenshot for the run's results; with UPDATE_SCREENSHOTS, also the one in docs/playground. */
-async function shot(chat: ChatPage, name: string): Promise<void> {
-  await chat.screenshot(join(shots, `${name}.png`));
-  if (process.env.UPDATE_SCREENSHOTS)
-    await chat.screenshot(join(process.cwd(), "docs", "playground", `${name}.png`));
-}
+const shot = (chat: ChatPage, name: string) => pageShot(chat, name);
 
 /**
  * The playground in real headless Chromium: one sandbox and one browser for
  * the file, one page (and one cast member) per flow.
  */
 describe("the playground page in Chromium", () => {
-  let rig: Awaited<ReturnType<typeof startBrowserPlayground>>;
-  let playground: Playground;
-  let browser: Awaited<ReturnType<typeof openChromium>>;
-
-  beforeAll(async () => {
-    rig = await startBrowserPlayground("playground");
-    ({ playground, browser } = rig);
-  }, 120_000);
-  afterAll(async () => rig?.stop());
-
-  // each page holds an event stream open: closed after its test, or Chromium's six connections per host run out
-  const pages: Page[] = [];
-  afterEach(async () => {
-    for (const page of pages.splice(0)) await page.close();
-  });
-
-  async function openAs(name: string, greeting: RegExp = /credits/): Promise<ChatPage> {
-    const page: Page = await browser.context.newPage();
-    pages.push(page);
-    await page.goto(playground.url);
-    const chat = new ChatPage(page);
-    await chat.switchUser(name);
-    await chat.type("/start");
-    await chat.waitForBot(greeting);
-    return chat;
-  }
+  const suite = playgroundSuite("playground");
+  const openAs = (name: string, greeting?: RegExp) => suite.chatAs(name, greeting ? { greeting } : {});
 
   test("image: /start, /image, a prompt, option buttons, confirm, and the picture shows", async () => {
     const chat = await openAs("Alex");
@@ -70,7 +38,7 @@ describe("the playground page in Chromium", () => {
     await chat.press(/^✅ Confirm/);
     const photo = await chat.waitForPhoto(before);
     await expect.poll(() => photo.textContent()).toContain("lighthouse");
-    await chat.screenshot(join(shots, "image.png"));
+    await chat.screenshot(join(process.cwd(), "test-results", "playground", "image.png"));
     // the README shows this one; refreshed on request or when missing
     const readmeShot = join(process.cwd(), "docs", "playground.png");
     if (process.env.UPDATE_SCREENSHOTS || !existsSync(readmeShot)) await chat.screenshot(readmeShot);
