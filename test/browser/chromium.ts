@@ -199,6 +199,26 @@ export class ChatPage {
     return this.page.locator('[data-from="bot"] img[data-testid="photo"]').count();
   }
 
+  /**
+   * Inline mode in the open chat: "@media_studio_bot <description>", the priced
+   * result picked (after `beforePick`), and the message it placed, found by its id.
+   */
+  async placeInline(description: string, beforePick?: () => Promise<void>): Promise<Locator> {
+    await this.page.getByTestId("composer").fill(`@media_studio_bot ${description}`);
+    const offer = this.page.getByTestId("inline-result").filter({ hasText: /Generate image · \d+ credits/ });
+    await offer.waitFor();
+    await beforePick?.();
+    await offer.click();
+    const placed = this.page
+      .getByTestId("message")
+      .filter({ has: this.page.getByTestId("via-bot") })
+      .filter({ hasText: description })
+      .last();
+    await placed.waitFor();
+    const id = await placed.getAttribute("data-message-id");
+    return this.page.locator(`[data-testid="message"][data-message-id="${id}"]`);
+  }
+
   async screenshot(path: string): Promise<void> {
     mkdirSync(dirname(path), { recursive: true });
     await this.page.screenshot({ path });

@@ -143,17 +143,7 @@ describe("the playground: admin commands and how chats are drawn", () => {
     const privatePhotos = () => chat.page.locator('[data-testid="message"] img[data-testid="photo"]').count();
     const before = await privatePhotos();
     await chat.page.getByRole("button", { name: "👥 General" }).click();
-    await chat.page.getByTestId("composer").fill("@media_studio_bot a cat on a green sofa");
-    const offer = chat.page.getByTestId("inline-result").filter({ hasText: /Generate image · \d+ credits/ });
-    await offer.click();
-    const placed = chat.page
-      .getByTestId("message")
-      .filter({ has: chat.page.getByTestId("via-bot") })
-      .filter({ hasText: "a cat on a green sofa" })
-      .last();
-    await placed.waitFor();
-    const id = await placed.getAttribute("data-message-id");
-    const message = chat.page.locator(`[data-testid="message"][data-message-id="${id}"]`);
+    const message = await chat.placeInline("a cat on a green sofa");
     await message.getByRole("button", { name: /Confirm/ }).click();
     await message.locator('img[data-testid="photo"]').waitFor({ timeout: 40_000 });
     await chat.page.getByRole("button", { name: "🤖 Bot" }).click();

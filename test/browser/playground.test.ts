@@ -140,19 +140,7 @@ describe("the playground page in Chromium", () => {
   test("inline mode: @bot and a description in the group, a result picked, Confirm, and the picture replaces it", async () => {
     const chat = await openAs("Alex");
     await chat.page.getByRole("button", { name: "👥 General" }).click();
-    await chat.page.getByTestId("composer").fill("@media_studio_bot a cat on a red sofa");
-    const offer = chat.page.getByTestId("inline-result").filter({ hasText: /Generate image · \d+ credits/ });
-    await offer.waitFor();
-    await shot(chat, "inline-results");
-    await offer.click();
-    const placed = chat.page
-      .getByTestId("message")
-      .filter({ has: chat.page.getByTestId("via-bot") })
-      .filter({ hasText: "a cat on a red sofa" })
-      .last();
-    await placed.waitFor();
-    const id = await placed.getAttribute("data-message-id");
-    const message = chat.page.locator(`[data-testid="message"][data-message-id="${id}"]`);
+    const message = await chat.placeInline("a cat on a red sofa", () => shot(chat, "inline-results"));
     await message.getByRole("button", { name: /Confirm/ }).click();
     // the same message turns into the picture, made for the one who placed it
     await message.locator('img[data-testid="photo"]').waitFor({ timeout: 40_000 });

@@ -41,6 +41,12 @@ describe("inline mode: file kinds, retries and expired queries", () => {
     if (!view) throw new Error(`no inline message ${id}`);
     return view;
   };
+  /** The placed message once it shows the result. */
+  const shownInPlace = (id: string) =>
+    eventually(async () => {
+      const view = inlineView(id);
+      return view.document ? view : undefined;
+    });
   const errorLinesSince = (from: number) =>
     logs
       .slice(from)
@@ -62,10 +68,7 @@ describe("inline mode: file kinds, retries and expired queries", () => {
     const both = await deliveredOf(user.id, 2);
     const placed = both.find((g) => g.inlineMessageId === inlineMessageId);
     expect(placed?.fileKinds).toEqual(["document"]);
-    const shown = await eventually(async () => {
-      const v = inlineView(inlineMessageId);
-      return v.document ? v : undefined;
-    });
+    const shown = await shownInPlace(inlineMessageId);
     expect(shown.document?.file_id).toBe(placed?.fileIds?.[0]);
 
     const { id, results, answer } = await askInline(user, "huge");
@@ -87,10 +90,7 @@ describe("inline mode: file kinds, retries and expired queries", () => {
     const { inlineMessageId } = await placeOffer(user, "a quiet harbour", group);
     await user.waitForAnswer(confirmIn(user, inlineMessageId));
     const [g] = await deliveredOf(user.id);
-    const shown = await eventually(async () => {
-      const v = inlineView(inlineMessageId);
-      return v.document ? v : undefined;
-    });
+    const shown = await shownInPlace(inlineMessageId);
     expect(shown.document?.file_id).toBe(g?.fileIds?.[0]);
     // uploaded to the private chat for its file_id, then deleted there
     const upload = h.tg.callsOf("sendDocument").find((c) => c.params.chat_id === user.id);
@@ -127,10 +127,7 @@ describe("inline mode: file kinds, retries and expired queries", () => {
     h.tg.failNext("editMessageMedia", { code: 500, description: "Internal Server Error" }, tries);
     await user.waitForAnswer(confirmIn(user, inlineMessageId));
     const [g] = await deliveredOf(user.id);
-    const shown = await eventually(async () => {
-      const v = inlineView(inlineMessageId);
-      return v.document ? v : undefined;
-    });
+    const shown = await shownInPlace(inlineMessageId);
     expect(shown.document?.file_id).toBe(g?.fileIds?.[0]);
     expect(g).toMatchObject({ deliveryAttempts: 2, fileKinds: ["document"] });
     const edits = h.tg

@@ -45,22 +45,28 @@ describe("the error boundary", () => {
     ]);
   });
 
-  test("Telegram out of reach (a lost connection, already tried again) is a warning, its update named once", async () => {
+  /** A private message's context whose log lines are kept as written. */
+  function loggedUpdate(updateId: number, text: string) {
     const { api } = recordingApi();
     const raw: string[] = [];
     const logger = createLogger("info", { write: (line: string) => void raw.push(line) });
     const update: Update = {
-      update_id: 41,
+      update_id: updateId,
       message: {
         message_id: 3,
         date: 0,
         chat: { id: 7, type: "private", first_name: "Ada" },
         from: { id: 7, is_bot: false, first_name: "Ada" },
-        text: "/broadcast",
+        text,
       },
     };
     const ctx = new Context(update, api, testBotInfo) as unknown as BotContext;
-    ctx.logger = logger.child({ updateId: update.update_id });
+    ctx.logger = logger.child({ updateId });
+    return { ctx, raw };
+  }
+
+  test("Telegram out of reach (a lost connection, already tried again) is a warning, its update named once", async () => {
+    const { ctx, raw } = loggedUpdate(41, "/broadcast");
     const lost = new HttpError(
       "Error inside conversation: Network request for 'sendMessage' failed!",
       new Error("reset"),
@@ -72,21 +78,7 @@ describe("the error boundary", () => {
   });
 
   test("a bug of ours is still an error", async () => {
-    const { api } = recordingApi();
-    const raw: string[] = [];
-    const logger = createLogger("info", { write: (line: string) => void raw.push(line) });
-    const update: Update = {
-      update_id: 42,
-      message: {
-        message_id: 3,
-        date: 0,
-        chat: { id: 7, type: "private", first_name: "Ada" },
-        from: { id: 7, is_bot: false, first_name: "Ada" },
-        text: "x",
-      },
-    };
-    const ctx = new Context(update, api, testBotInfo) as unknown as BotContext;
-    ctx.logger = logger.child({ updateId: update.update_id });
+    const { ctx, raw } = loggedUpdate(42, "x");
     await handleBotError(new BotError(new TypeError("x is undefined"), ctx));
     expect(JSON.parse(raw[0]!)).toMatchObject({ level: 50, msg: "update failed" });
   });
