@@ -58,17 +58,7 @@ export function choicePrices(prices: Prices, request: PricedRequest): ChoicePric
         },
         request.model,
       );
-      const info = imageModelInfo[options.model];
-      const image = (o: ImageOptions): PricedRequest => ({ operation, ...o });
-      return {
-        model: priced(imageModels, (m) => image(fitImageOptions(options, m)), prices),
-        ...(info.qualities.length > 1
-          ? { resolution: priced(info.qualities, (q) => image({ ...options, resolution: q }), prices) }
-          : {}),
-        ...(info.multipleOutputs
-          ? { numImages: priced(counts, (n) => image({ ...options, numImages: n }), prices) }
-          : {}),
-      };
+      return imageChoicePrices(prices, options, operation);
     }
     case "video": {
       if (!isVideoModel(request.model)) return {};
@@ -79,17 +69,46 @@ export function choicePrices(prices: Prices, request: PricedRequest): ChoicePric
         },
         request.model,
       );
-      const info = videoModelInfo(options.model);
-      const video = (o: VideoOptions): PricedRequest => ({ operation: "video", ...o });
-      return {
-        model: priced(videoModelIds, (m) => video(fitVideoOptions(options, m)), prices),
-        duration: priced(allowedDurations(options.model), (d) => video({ ...options, duration: d }), prices),
-        ...(info.resolutions.length > 1
-          ? { resolution: priced(info.resolutions, (r) => video({ ...options, resolution: r }), prices) }
-          : {}),
-      };
+      return videoChoicePrices(prices, options);
     }
     case "dub":
       return {};
   }
+}
+
+/**
+ * Each image choice's price with the other options as `options` has them:
+ * every model (the options fitted to it), and the resolutions and counts of
+ * the chosen model where it has several. The chat's pickers label their
+ * buttons with these, the Mini App its choices.
+ */
+export function imageChoicePrices(
+  prices: Prices,
+  options: ImageOptions,
+  operation: "image" | "edit" = "image",
+): ChoicePrices {
+  const info = imageModelInfo[options.model];
+  const image = (o: ImageOptions): PricedRequest => ({ operation, ...o });
+  return {
+    model: priced(imageModels, (m) => image(fitImageOptions(options, m)), prices),
+    ...(info.qualities.length > 1
+      ? { resolution: priced(info.qualities, (q) => image({ ...options, resolution: q }), prices) }
+      : {}),
+    ...(info.multipleOutputs
+      ? { numImages: priced(counts, (n) => image({ ...options, numImages: n }), prices) }
+      : {}),
+  };
+}
+
+/** Each video choice's price with the other options as `options` has them, as imageChoicePrices does. */
+export function videoChoicePrices(prices: Prices, options: VideoOptions): ChoicePrices {
+  const info = videoModelInfo(options.model);
+  const video = (o: VideoOptions): PricedRequest => ({ operation: "video", ...o });
+  return {
+    model: priced(videoModelIds, (m) => video(fitVideoOptions(options, m)), prices),
+    duration: priced(allowedDurations(options.model), (d) => video({ ...options, duration: d }), prices),
+    ...(info.resolutions.length > 1
+      ? { resolution: priced(info.resolutions, (r) => video({ ...options, resolution: r }), prices) }
+      : {}),
+  };
 }

@@ -1,4 +1,5 @@
-import { fitImageOptions, type ImageOptions, imageQuote } from "../generations/image-options";
+import { imageChoicePrices } from "../generations/choice-prices";
+import { fitImageOptions, type ImageOptions } from "../generations/image-options";
 import type { Translate } from "../i18n/i18n";
 import {
   type ImageResolution,
@@ -30,7 +31,7 @@ export function imageSettings<S extends { options: ImageOptions }>(
       choices: (s) =>
         imageModels.map((model) => ({
           value: model,
-          label: priced(t, model, imageQuote(prices, fitImageOptions(s.options, model))),
+          label: priced(t, model, imageChoicePrices(prices, s.options).model?.[model]),
         })),
       current: (s) => s.options.model,
       apply: (s, v) => (isImageModel(v) ? withOptions(s, fitImageOptions(s.options, v)) : s),
@@ -57,7 +58,7 @@ export function imageSettings<S extends { options: ImageOptions }>(
       choices: (s) =>
         imageModelInfo[s.options.model].qualities.map((q) => ({
           value: q,
-          label: priced(t, q, imageQuote(prices, { ...s.options, resolution: q })),
+          label: priced(t, q, imageChoicePrices(prices, s.options).resolution?.[q]),
         })),
       current: (s) => s.options.resolution,
       apply: (s, v) =>
@@ -74,7 +75,7 @@ export function imageSettings<S extends { options: ImageOptions }>(
       choices: (s) =>
         counts.map((n) => ({
           value: String(n),
-          label: priced(t, String(n), imageQuote(prices, { ...s.options, numImages: n })),
+          label: priced(t, String(n), imageChoicePrices(prices, s.options).numImages?.[String(n)]),
         })),
       current: (s) => String(s.options.numImages),
       apply: (s, v) => {

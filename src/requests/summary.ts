@@ -4,8 +4,8 @@ import type { PriceQuote } from "../pricing/prices";
 /* What a panel's summary says of the price, shared by every panel and its options. */
 
 /** A choice label with what it would cost. */
-export function priced(t: Translate, label: string, quote: PriceQuote): string {
-  return quote.ok ? t("cv-choice-price", { label, price: quote.credits }) : label;
+export function priced(t: Translate, label: string, credits: number | null | undefined): string {
+  return typeof credits === "number" ? t("cv-choice-price", { label, price: credits }) : label;
 }
 
 /** The last line of every summary, set apart: the price and the balance. */

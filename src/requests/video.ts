@@ -1,6 +1,7 @@
 import type { Context } from "grammy";
 import type { SeedBase } from "../bot/conversations/opening";
 import type { Conv } from "../bot/conversations/screen";
+import { videoChoicePrices } from "../generations/choice-prices";
 import type { GenerationParams } from "../generations/params";
 import { quote } from "../generations/quote";
 import {
@@ -52,7 +53,7 @@ function videoSettings(t: Translate, prices: Prices): Setting<VideoRequest>[] {
       choices: (s) =>
         videoModelIds.map((model) => ({
           value: model,
-          label: priced(t, model, videoQuote(prices, fitVideoOptions(s.options, model))),
+          label: priced(t, model, videoChoicePrices(prices, s.options).model?.[model]),
         })),
       current: (s) => s.options.model,
       apply: (s, v) => (isVideoModel(v) ? { ...s, options: fitVideoOptions(s.options, v) } : s),
@@ -66,7 +67,11 @@ function videoSettings(t: Translate, prices: Prices): Setting<VideoRequest>[] {
       choices: (s) =>
         allowedDurations(s.options.model).map((d) => ({
           value: String(d),
-          label: priced(t, t("cv-seconds", { value: d }), videoQuote(prices, { ...s.options, duration: d })),
+          label: priced(
+            t,
+            t("cv-seconds", { value: d }),
+            videoChoicePrices(prices, s.options).duration?.[String(d)],
+          ),
         })),
       current: (s) => String(s.options.duration),
       apply: (s, v) => set(s, { duration: Number(v) }),
@@ -80,7 +85,7 @@ function videoSettings(t: Translate, prices: Prices): Setting<VideoRequest>[] {
       choices: (s) =>
         videoModelInfo(s.options.model).resolutions.map((r) => ({
           value: r,
-          label: priced(t, r, videoQuote(prices, { ...s.options, resolution: r })),
+          label: priced(t, r, videoChoicePrices(prices, s.options).resolution?.[r]),
         })),
       current: (s) => s.options.resolution,
       apply: (s, v) => set(s, { resolution: v as VideoResolution }),
