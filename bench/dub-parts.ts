@@ -13,6 +13,7 @@ import { partsJoiner } from "../src/generations/sync/join-parts";
 import { releasingChunks } from "../src/lib/release-chunks";
 import { measureMediaFile } from "../src/media/measure-file";
 import { createMediaStore } from "../src/storage/media-store";
+import { partPath } from "../src/storage/stored-file";
 import { generationRow } from "../test/support/generation-row";
 import { probe, speechLike } from "../test/support/media-files";
 import { report } from "./support/report";
@@ -79,17 +80,17 @@ try {
     await pipeline(createReadStream(source), releasingChunks(), createWriteStream(destination));
     return { contentType: "audio/wav", url: "file:///source.wav" };
   });
-  const measured = await measureMediaFile(kept.absolutePath);
+  const measured = await measureMediaFile(store.resolve(kept.path));
   if (!measured) throw new Error("the source could not be measured");
   const durationMs = Math.round(measured.seconds * 1000);
   const tMeasured = Date.now();
   const rssAt: Record<string, number> = { measured: rssPeak };
-  const silences = await findSilences("ffmpeg", kept.absolutePath);
+  const silences = await findSilences("ffmpeg", store.resolve(kept.path));
   const cuts = cutPoints(durationMs, silences);
   const tSilences = Date.now();
   rssAt.pauses = rssPeak;
   const plan = await store.keepParts(g.id, async (tmp) => {
-    await cutSound("ffmpeg", kept.absolutePath, cuts, tmp);
+    await cutSound("ffmpeg", store.resolve(kept.path), cuts, tmp);
     return planParts(durationMs, cuts);
   });
   const tCut = Date.now();
@@ -105,7 +106,7 @@ try {
     taskId: `task-${p.index}`,
     serviceCredits: null,
     measuredSeconds: null,
-    outputUrl: `${base}/${store.partPath(g.id, p.index)}`,
+    outputUrl: `${base}/${partPath(g.id, p.index)}`,
     error: null,
     submittedAt: null,
     updatedAt: new Date(),

@@ -170,6 +170,18 @@ export const envSchema = z.object({
   ),
   PRICES_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default("./data")),
+  /** where outputs and kept inputs live: a directory under DATA_DIR, or an S3-compatible bucket */
+  MEDIA_STORE: z.preprocess(
+    emptyToUndefined,
+    z.enum(["local", "s3"], { error: "must be local or s3" }).default("local"),
+  ),
+  S3_BUCKET: z.preprocess(emptyToUndefined, z.string().optional()),
+  S3_ENDPOINT: url("the S3-compatible store's address; empty for AWS S3"),
+  S3_PUBLIC_ENDPOINT: url("the address the media service and phones reach the bucket at"),
+  S3_REGION: z.preprocess(emptyToUndefined, z.string().default("us-east-1")),
+  S3_ACCESS_KEY_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  S3_SECRET_ACCESS_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+  S3_FORCE_PATH_STYLE: bool,
   /** Postgres connections per process; by role when unset (see `poolSizeFor`) */
   DATABASE_POOL_SIZE: z.preprocess(
     emptyToUndefined,
@@ -239,8 +251,24 @@ export interface Config {
   referralBonus: number;
   pricesFile: string | undefined;
   dataDir: string;
+  /** the bucket when MEDIA_STORE=s3; undefined: the local directory */
+  bucket: BucketSettings | undefined;
   http: { host: string; port: number };
   logLevel: Env["LOG_LEVEL"];
+}
+
+/** An S3-compatible bucket (MEDIA_STORE=s3): AWS S3, R2, MinIO, ... */
+export interface BucketSettings {
+  bucket: string;
+  /** undefined for AWS S3 */
+  endpoint: string | undefined;
+  /** where the service and phones reach the bucket, when not at `endpoint`: links are signed for it */
+  publicEndpoint: string | undefined;
+  region: string;
+  /** both undefined: the SDK's own credentials (an instance role, AWS_* variables) */
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  forcePathStyle: boolean;
 }
 
 export class ConfigError extends Error {
@@ -323,6 +351,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (e.MEDIA_API_KEY && !e.MEDIA_API_URL && !problems.some((p) => p.startsWith("MEDIA_API_URL"))) {
     problems.push("MEDIA_API_URL: required when MEDIA_API_KEY is set");
   }
+  if (e.MEDIA_STORE === "s3" && !e.S3_BUCKET) problems.push("S3_BUCKET: required when MEDIA_STORE=s3");
+  if (e.MEDIA_STORE === "s3" && Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY))
+    problems.push(
+      "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both, or neither (the SDK's own credentials)",
+    );
   if (problems.length > 0) throw new ConfigError(problems);
 
   const port = e.PORT;
@@ -365,6 +398,18 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     groupRateLimit: { limit: e.GROUP_RATE_LIMIT, windowMs: e.GROUP_RATE_WINDOW_SECONDS * 1000 },
     pricesFile: e.PRICES_FILE,
     dataDir: e.DATA_DIR,
+    bucket:
+      e.MEDIA_STORE === "s3" && e.S3_BUCKET
+        ? {
+            bucket: e.S3_BUCKET,
+            endpoint: e.S3_ENDPOINT,
+            publicEndpoint: e.S3_PUBLIC_ENDPOINT,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE === true,
+          }
+        : undefined,
     http: { host: e.HOST, port },
     logLevel: e.LOG_LEVEL,
   };

@@ -11,8 +11,8 @@ import type { Api } from "grammy";
 import { type Context, Hono } from "hono";
 import type { Logger } from "../lib/logger";
 import { releasingChunks } from "../lib/release-chunks";
-import type { MediaStore, StoredFile } from "../storage/media-store";
 import { verifyFileToken } from "../storage/signed-tokens";
+import { insideStore, type MediaStore, type StoredFile } from "../storage/stored-file";
 
 export interface FileProxyDeps {
   signingSecret: string;
@@ -25,6 +25,9 @@ export interface FileProxyDeps {
   /** real ms to wait for Telegram's file server to answer before a 502 */
   upstreamTimeoutMs?: number;
 }
+
+/** how long a redirect to a bucket's presigned link holds: a download starts at once */
+const storeLinkSeconds = 3600;
 
 /** Telegram's file server did not answer in time. */
 class UpstreamTimeout extends Error {
@@ -100,7 +103,10 @@ export function fileProxyRoutes(deps: FileProxyDeps): Hono {
     const v = verifyFileToken(deps.signingSecret, c.req.param("token"), deps.now());
     if (!v.ok) return c.json({ error: v.reason }, v.reason === "expired" ? 410 : 403);
     const p = v.payload;
-    const serve = (file: StoredFile) => {
+    const serve = async (file: StoredFile) => {
+      // a bucket serves its own files: the phone or the service is sent there, no byte passes here
+      const direct = await deps.store.link(file.path, storeLinkSeconds);
+      if (direct) return c.redirect(direct, 302);
       const headers = {
         "content-type": file.mimeType,
         "content-length": String(file.size),
@@ -108,13 +114,13 @@ export function fileProxyRoutes(deps: FileProxyDeps): Hono {
       };
       // a HEAD (download managers send one first) opens nothing: an unread stream would keep its descriptor
       if (c.req.method === "HEAD") return new Response(null, { headers });
+      const body = await deps.store.open(file.path);
       const outgoing = nodeResponse(c);
-      if (outgoing) return relay(c, outgoing, headers, deps.store.open(file.path), deps.logger);
-      const body = Readable.toWeb(deps.store.open(file.path)) as unknown as ReadableStream;
-      return new Response(body, { headers });
+      if (outgoing) return relay(c, outgoing, headers, body, deps.logger);
+      return new Response(Readable.toWeb(body) as unknown as ReadableStream, { headers });
     };
     if (p.k === "out") {
-      if (!deps.store.contains(p.p)) return c.json({ error: "not_found" }, 404);
+      if (!insideStore(p.p)) return c.json({ error: "not_found" }, 404);
       const file = await deps.store.existing(p.p);
       // a signed path inside the store names a file we made: it is gone past its retention
       if (!file) return c.json({ error: "gone" }, 410);

@@ -13,7 +13,7 @@ import { rateWindow, userRateKeyPrefix } from "../lib/rate-window";
 import type { Preferences } from "../preferences";
 import type { CreditPack } from "../pricing/packs";
 import type { Prices } from "../pricing/prices";
-import type { MediaStore } from "../storage/media-store";
+import type { MediaStore } from "../storage/stored-file";
 import type { Users } from "../users/users";
 import { fail } from "./answers";
 import { type AppEnv, callerGuard, type RouteGuards, spendingLimit } from "./guard";

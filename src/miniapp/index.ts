@@ -7,8 +7,15 @@ import { miniAppPage } from "./page";
 export type { MiniAppDeps } from "./api";
 export { ensureMiniAppPage } from "./bundle";
 
-/** The API at /app/api and the built page at /app/ (dist/miniapp), on the web role's server. */
-export function mountMiniApp(app: Hono, deps: MiniAppDeps, distDir: string = miniAppPageDir): void {
+/**
+ * The API at /app/api and the built page at /app/ (dist/miniapp), on the web role's
+ * server; `mediaOrigin`: where a bucket store serves the gallery's files.
+ */
+export function mountMiniApp(
+  app: Hono,
+  deps: MiniAppDeps,
+  page: { distDir?: string; mediaOrigin?: string | undefined } = {},
+): void {
   app.route("/app/api", miniAppApi(deps));
-  app.route("/app", miniAppPage({ distDir }));
+  app.route("/app", miniAppPage({ distDir: page.distDir ?? miniAppPageDir, mediaOrigin: page.mediaOrigin }));
 }

@@ -1,5 +1,5 @@
-import type { StoredFile } from "../storage/media-store";
 import { type FilePayload, signedFileUrl } from "../storage/signed-tokens";
+import type { StoredFile } from "../storage/stored-file";
 import type { MediaItem } from "./contract";
 
 const day = 24 * 3600;

@@ -7,20 +7,24 @@ import { Hono } from "hono";
  * Where the page may be framed: Telegram's web clients (web.telegram.org/k and /a) and
  * our own origin (the playground opens the app in an iframe as those clients do).
  * No inline script and no other origin: media come through our signed /files/ URLs,
- * blob: only for previews of files picked on the device.
+ * which a bucket store answers with a redirect to `mediaOrigin` (a redirect's target
+ * must be allowed too); blob: only for previews of files picked on the device.
  */
-export const miniAppCsp = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' blob:",
-  "media-src 'self' blob:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'self' https://web.telegram.org",
-].join("; ");
+export function miniAppCsp(mediaOrigin?: string): string {
+  const media = ["'self'", "blob:", ...(mediaOrigin ? [mediaOrigin] : [])].join(" ");
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src ${media}`,
+    `media-src ${media}`,
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'self' https://web.telegram.org",
+  ].join("; ");
+}
 
 const contentTypes: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -44,7 +48,8 @@ interface Loaded {
  * cached for a year. Files are read and gzipped once: no proxy in front is assumed.
  * Anything else under the mount (the API) is left to the routes after this one.
  */
-export function miniAppPage(deps: { distDir: string }): Hono {
+export function miniAppPage(deps: { distDir: string; mediaOrigin?: string | undefined }): Hono {
+  const csp = miniAppCsp(deps.mediaOrigin);
   const app = new Hono();
   const cache = new Map<string, Loaded>();
   const load = (relative: string): Loaded | undefined => {
@@ -86,7 +91,7 @@ export function miniAppPage(deps: { distDir: string }): Hono {
       vary: "accept-encoding",
     };
     if (isIndex) {
-      headers["content-security-policy"] = miniAppCsp;
+      headers["content-security-policy"] = csp;
       headers["referrer-policy"] = "no-referrer";
     }
     if (gzip) headers["content-encoding"] = "gzip";

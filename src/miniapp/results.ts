@@ -7,7 +7,7 @@ import { upscaleModel } from "../generations/upscale";
 import type { TranslateFor } from "../i18n/i18n";
 import { limits } from "../media/catalog";
 import type { Prices } from "../pricing/prices";
-import type { MediaStore } from "../storage/media-store";
+import type { MediaStore } from "../storage/stored-file";
 import type {
   AppInput,
   PresetQuery,

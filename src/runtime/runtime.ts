@@ -8,6 +8,7 @@ import type { LinkProbeOptions } from "../media/link-duration";
 import type { WorkerSet } from "../queue/workers";
 import { checkDependencies } from "./preflight";
 import { createReadiness } from "./readiness";
+import { watchMediaStore } from "./store-readiness";
 import { openServices } from "./services";
 import { defaultPolicy, defaultTiming, type RuntimePolicy, type RuntimeTiming } from "./settings";
 import { createStopPhases } from "./stop-phases";
@@ -72,6 +73,7 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
       { clock, logger, policy, timing, media: overrides.media, skipMigrations: overrides.skipMigrations },
       stops,
     );
+    await watchMediaStore(services.store, readiness, stops, logger);
     // each role's code is loaded only where it runs: a web process never holds the
     // workers' modules (delivery, media parsing) nor a worker the bot's conversations
     const web: WebRole | undefined =

@@ -8,7 +8,6 @@ import { creditsHeld } from "../credits/totals";
 import { type Database, openDatabase } from "../db/client";
 import { migrateDatabase } from "../db/migrate";
 import { lifecycleReporter } from "../generations/lifecycle";
-import type { InputRef } from "../generations/params";
 import { generationQueues } from "../generations/queues";
 import { createGenerations, type Generations } from "../generations/service";
 import { createSyncHints } from "../generations/sync/sync-hints";
@@ -27,6 +26,7 @@ import { createQueues, type Queues } from "../queue/queues";
 import { referralHooks, referralNotifier } from "../referrals";
 import { createMediaStore } from "../storage/media-store";
 import { type FilePayload, signedFileUrl, signGid } from "../storage/signed-tokens";
+import type { MediaStore } from "../storage/stored-file";
 import {
   boundedAutoRetry,
   loggedPause,
@@ -72,7 +72,7 @@ export async function openServices(config: Config, options: ServiceOptions, stop
   stops.onStop(phase.connections, () => queues.close());
   const hints = createSyncHints(redis, config.redis.prefix);
   const gq = generationQueues(queues, clock, hints);
-  const store = createMediaStore(join(config.dataDir, "media"));
+  const store = await openMediaStore(config);
   const broadcasts = createBroadcastStore(db);
   const audits = auditRecord(redis, config.redis.prefix);
   // the gauges read generations at scrape time; generations report to the counters
@@ -238,14 +238,24 @@ function sendApi(config: Config, metrics: Metrics): Api {
   return api;
 }
 
+/**
+ * The media store MEDIA_STORE names: a directory under DATA_DIR, or a bucket
+ * (the AWS SDK is loaded only then). With a bucket, DATA_DIR holds only this
+ * process's scratch files for ffmpeg: nothing another process needs to see.
+ */
+async function openMediaStore(config: Config): Promise<MediaStore> {
+  if (!config.bucket) return createMediaStore(join(config.dataDir, "media"));
+  const { createBucketStore } = await import("../storage/bucket-store");
+  return createBucketStore(config.bucket, join(config.dataDir, "scratch"));
+}
+
 /** Our signed links: what a request sent to the service points back to, and links to large results. */
 export function signedLinks(config: Config, now: () => number, policy: RuntimePolicy) {
   const link = (payload: FilePayload) => signedFileUrl(config.publicUrl, config.signingSecret, payload);
   const inSeconds = (seconds: number) => Math.floor(now() / 1000) + seconds;
   return {
-    /** where the service downloads an input: its own URL, or our signed link to a Telegram upload */
-    inputUrl: (ref: InputRef) =>
-      ref.kind === "url" ? ref.url : link({ k: "tg", f: ref.fileId, e: inSeconds(policy.inputLinkSeconds) }),
+    /** our signed link to a user's Telegram upload, for the service to download */
+    telegramFileUrl: (fileId: string) => link({ k: "tg", f: fileId, e: inSeconds(policy.inputLinkSeconds) }),
     /** where the service downloads the input we kept for a generation (a dubbing link's file) */
     keptInputUrl: (generationId: string) =>
       link({ k: "in", g: generationId, e: inSeconds(policy.inputLinkSeconds) }),

@@ -8,6 +8,7 @@ import { createInFlight, type InFlight } from "../bot/middleware/in-flight";
 import { defaultRateLimit } from "../bot/middleware/rate-limit";
 import { createUpdateJournal, type UpdateJournal } from "../bot/update-journal";
 import { telegramWebhookApp } from "../bot/webhook";
+import type { Config } from "../config";
 import { dubInputRules } from "../generations/inputs";
 import { fileProxyRoutes } from "../http/file-proxy";
 import { healthRoutes } from "../http/health";
@@ -117,7 +118,8 @@ async function webRoutes(
       logger,
     }),
   );
-  if (config.miniAppUrl && token && s.api) mountMiniApp(app, miniAppDeps(s, token, s.api, config.miniAppUrl));
+  if (config.miniAppUrl && token && s.api)
+    mountMiniApp(app, miniAppDeps(s, token, s.api, config.miniAppUrl), { mediaOrigin: bucketOrigin(config) });
   if (config.dashboardPassword) {
     // bull-board and its UI weigh ~10 MB: loaded only where an operator asked for the dashboard
     const { adminDashboardRoutes } = await import("../http/admin-dashboard");
@@ -144,6 +146,18 @@ async function webRoutes(
     );
   }
   return app;
+}
+
+/** where phones fetch a bucket store's files (its presigned links' origin); undefined for AWS's own or a local store */
+function bucketOrigin(config: Config): string | undefined {
+  const endpoint = config.bucket?.publicEndpoint ?? config.bucket?.endpoint;
+  if (endpoint) return new URL(endpoint).origin;
+  if (!config.bucket) return undefined;
+  // AWS S3: the bucket's own host, or the region's with path-style addresses
+  const { bucket, region, forcePathStyle } = config.bucket;
+  return forcePathStyle
+    ? `https://s3.${region}.amazonaws.com`
+    : `https://${bucket}.s3.${region}.amazonaws.com`;
 }
 
 /** What the Mini App's API is given: the same stores, prices, limits and Telegram API as the chat. */

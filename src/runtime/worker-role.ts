@@ -6,6 +6,7 @@ import { localServerLimits, telegramLimits } from "../generations/deliver/send-o
 import { reconcile } from "../generations/reconciler";
 import { showStatus } from "../generations/status";
 import { dubSourcePreparer } from "../generations/submit/dub-source";
+import { inputLinks } from "../generations/submit/input-links";
 import { submitJobHandler } from "../generations/submit/submit-step";
 import { partsJoiner } from "../generations/sync/join-parts";
 import { syncJobHandler } from "../generations/sync/sync-step";
@@ -15,6 +16,7 @@ import type { LinkProbeOptions } from "../media/link-duration";
 import { measureMediaFile } from "../media/measure-file";
 import { paymentReconciler } from "../payments";
 import { startWorkers, type WorkerSet } from "../queue/workers";
+import { partPath } from "../storage/stored-file";
 import { saveTelegramFile } from "../telegram/telegram-files";
 import { startMediaRetention, startOperatorChecks } from "./operator-checks";
 import { every } from "./periodic";
@@ -45,6 +47,18 @@ export function startWorkerRole(
   const markBlocked = async (userId: number) => {
     await s.users.markBlocked(userId);
   };
+  const saveUserFile = (fileId: string, destination: string) =>
+    saveTelegramFile(telegramFiles, fileId, destination, {
+      maxBytes: sourceMaxBytes,
+      timeoutMs: policy.sourceDownloadMs,
+    });
+  const inputs = inputLinks({
+    store: s.store,
+    proxyLink: s.telegramFileUrl,
+    keptLink: s.keptInputUrl,
+    telegramFile: saveUserFile,
+    linkSeconds: policy.inputLinkSeconds,
+  });
   const submit = submitJobHandler(
     {
       generations,
@@ -52,7 +66,7 @@ export function startWorkerRole(
       clock,
       logger,
       metadataFor: s.metadataFor,
-      inputUrl: s.inputUrl,
+      inputUrl: inputs.forInput,
       prepareDub: dubSourcePreparer({
         store: s.store,
         prices: s.prices,
@@ -62,17 +76,13 @@ export function startWorkerRole(
             maxBytes: sourceMaxBytes,
             ...linkDownloadOptions(settings.linkProbe),
           }),
-        telegramFile: (fileId, destination) =>
-          saveTelegramFile(telegramFiles, fileId, destination, {
-            maxBytes: sourceMaxBytes,
-            timeoutMs: policy.sourceDownloadMs,
-          }),
+        telegramFile: saveUserFile,
         maxBytes: sourceMaxBytes,
         maxMinutes: config.dub.maxMinutes,
         measure: measureMediaFile,
         findSilences: (path) => findSilences(ffmpeg, path),
         cutSound: (path, cuts, dir) => cutSound(ffmpeg, path, cuts, dir),
-        inputUrl: s.keptInputUrl,
+        inputUrl: inputs.forKept,
         logger,
       }),
       limits: {
@@ -107,7 +117,7 @@ export function startWorkerRole(
       logger,
       metadataFor: s.metadataFor,
       // the service downloads a part within the hour; a day leaves room for a retry
-      partUrl: (gid, index) => s.outputUrl(s.store.partPath(gid, index), 1),
+      partUrl: (gid, index) => inputs.forFile(partPath(gid, index), 24 * 3600, (p) => s.outputUrl(p, 1)),
       join: partsJoiner({
         store: s.store,
         hasPicture: async (path) => (await measureMediaFile(path))?.hasVideo === true,

@@ -10,6 +10,7 @@ import { type DubSourceDeps, dubSourcePreparer } from "../../src/generations/sub
 import { measureMediaFile } from "../../src/media/measure-file";
 import { createPrices, loadPriceTable } from "../../src/pricing/prices";
 import { createMediaStore } from "../../src/storage/media-store";
+import { partPath } from "../../src/storage/stored-file";
 import { generationRow } from "../support/generation-row";
 import { speechLike } from "../support/media-files";
 
@@ -59,7 +60,7 @@ describe("a dub's source kept, measured, and cut when long", () => {
         return findSilences(ffmpeg, path);
       },
       cutSound: (path, cuts, out) => cutSound(ffmpeg, path, cuts, out),
-      inputUrl: (id) => `https://bot.example/files/in-${id}`,
+      inputUrl: async (id) => `https://bot.example/files/in-${id}`,
       logger: { info: () => undefined, warn: () => undefined },
       ...overrides,
     });
@@ -90,7 +91,7 @@ describe("a dub's source kept, measured, and cut when long", () => {
     if (first.kind !== "parts") return;
     expect(first.plan).toHaveLength(2);
     expect(first.plan[1]!.endMs).toBeGreaterThan(419_000);
-    expect(await store.existing(store.partPath(g.id, 1))).not.toBeNull();
+    expect(await store.existing(partPath(g.id, 1))).not.toBeNull();
     const again = await prepare(g, dubOf("long", 420));
     expect(again).toEqual(first);
     expect(calls).toEqual({ silences: 1, downloads: 1 });

@@ -8,8 +8,9 @@ import type { Ledger } from "../../src/credits/ledger";
 import type { Generations } from "../../src/generations/service";
 import { fileProxyRoutes } from "../../src/http/file-proxy";
 import { removeExpiredMedia } from "../../src/storage/media-retention";
-import { createMediaStore, type MediaStore } from "../../src/storage/media-store";
+import { createMediaStore } from "../../src/storage/media-store";
 import { signFileToken } from "../../src/storage/signed-tokens";
+import type { MediaStore } from "../../src/storage/stored-file";
 import { createTestDatabase, type TestDatabase } from "../support/db";
 import { testGenerations } from "../support/test-generations";
 

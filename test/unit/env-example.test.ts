@@ -5,7 +5,7 @@ import { envSchema } from "../../src/config";
 describe(".env.example", () => {
   const listed = readFileSync(new URL("../../.env.example", import.meta.url), "utf8")
     .split("\n")
-    .filter((line) => /^[A-Z_]+=/.test(line))
+    .filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line))
     .map((line) => line.slice(0, line.indexOf("=")));
 
   test("lists every variable the bot reads, once, and nothing else", () => {
@@ -15,7 +15,7 @@ describe(".env.example", () => {
   test("every default it shows is the one the bot uses", () => {
     const defaults = envSchema.parse({});
     for (const line of readFileSync(new URL("../../.env.example", import.meta.url), "utf8").split("\n")) {
-      const m = /^([A-Z_]+)=(.+)$/.exec(line);
+      const m = /^([A-Z][A-Z0-9_]*)=(.+)$/.exec(line);
       if (!m) continue;
       const value = (defaults as Record<string, unknown>)[m[1]!];
       expect(String(value), m[1]).toBe(m[2]);
@@ -27,7 +27,7 @@ describe("docker-compose.yml", () => {
   test("passes every variable the bot reads to both roles (HOST stays the image's; ROLE and PORT are per service)", () => {
     const compose = readFileSync(new URL("../../docker-compose.yml", import.meta.url), "utf8");
     const block = compose.slice(compose.indexOf("x-bot-env:"), compose.indexOf("\nservices:"));
-    const passed = [...block.matchAll(/^ {2}([A-Z_]+):/gm)].map((m) => m[1]);
+    const passed = [...block.matchAll(/^ {2}([A-Z][A-Z0-9_]*):/gm)].map((m) => m[1]);
     const perService = ["HOST", "ROLE", "PORT"];
     expect([...passed].sort()).toEqual(
       Object.keys(envSchema.shape)

@@ -1,10 +1,10 @@
-import { type Api, InputFile } from "grammy";
+import type { Api } from "grammy";
 import type { InputMediaAudio, InputMediaDocument, InputMediaPhoto, InputMediaVideo } from "grammy/types";
-import type { StoredFile } from "../../storage/media-store";
+import type { StoredFile } from "../../storage/stored-file";
 import { classifyTelegramError, isTelegramFailure } from "../../telegram/telegram-error";
 import type { Generations } from "../service";
 import type { Generation } from "../types";
-import { captionOf, type Delivered, type DeliveryDeps, telegramLimits } from "./send-outputs";
+import { captionOf, type Delivered, type DeliveryDeps, telegramLimits, uploadOf } from "./send-outputs";
 import { recordedKinds, type SentFile, sentFileOf } from "./sent-file";
 
 export interface InlineDeliveryDeps extends DeliveryDeps {
@@ -54,7 +54,7 @@ async function upload(
   const target = storage ?? g.userId;
   // in the user's own chat the copy is theirs: it gets the caption; in the storage chat it is only a file
   const other = { disable_notification: true, ...(storage === undefined ? { caption } : {}) };
-  const input = new InputFile(file.absolutePath, file.fileName);
+  const input = uploadOf(deps.store, file);
   const sent =
     kind === "photo"
       ? await deps.api.sendPhoto(target, input, other)

@@ -5,7 +5,7 @@ import { faultPoint } from "../../lib/fault-point";
 import type { Logger } from "../../lib/logger";
 import { messageOf } from "../../lib/message-of";
 import { type JobHandler, type JobKind, jobHandler } from "../../queue/job";
-import { DownloadError } from "../../storage/media-store";
+import { DownloadError } from "../../storage/stored-file";
 import {
   classifyTelegramError,
   isTelegramFailure,

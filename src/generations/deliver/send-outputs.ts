@@ -1,10 +1,9 @@
-import { createReadStream } from "node:fs";
 import { type Api, type InlineKeyboard, InputFile } from "grammy";
 import type { InputMediaDocument, InputMediaPhoto, Message } from "grammy/types";
 import type { TranslateFor } from "../../i18n/i18n";
 import { releaseChunks } from "../../lib/release-chunks";
 import { shorten } from "../../lib/shorten";
-import type { MediaStore, StoredFile } from "../../storage/media-store";
+import type { MediaStore, StoredFile } from "../../storage/stored-file";
 import { describeParams, generationParams } from "../params";
 import { galleryUrlFor, resultKeyboard } from "../result-keyboard";
 import type { Generation } from "../types";
@@ -43,7 +42,7 @@ export interface DeliveryDeps {
     | "editMessageMediaInline"
     | "deleteMessage"
   >;
-  store: Pick<MediaStore, "copy">;
+  store: Pick<MediaStore, "copy" | "open">;
   t: TranslateFor;
   /** our signed link to a stored result (one too big for Telegram), working for `days` */
   outputUrl(path: string, days: number): string;
@@ -88,6 +87,7 @@ async function audioFacts(
   g: Generation,
   f: StoredFile,
   t: TranslateFor,
+  store: Pick<MediaStore, "open">,
 ): Promise<{ fileName: string; title: string; duration: number | undefined }> {
   const params = generationParams.parse(g.params);
   const extension = f.fileName.includes(".") ? f.fileName.slice(f.fileName.lastIndexOf(".")) : "";
@@ -95,8 +95,13 @@ async function audioFacts(
   let duration: number | undefined;
   try {
     // only audio results need it: loaded at the first one
-    const { parseFile } = await import("music-metadata");
-    const meta = await parseFile(f.absolutePath, { duration: true, skipCovers: true });
+    const { parseStream } = await import("music-metadata");
+    const stream = await store.open(f.path);
+    const meta = await parseStream(
+      stream,
+      { mimeType: f.mimeType, size: f.size },
+      { duration: true, skipCovers: true },
+    ).finally(() => stream.destroy());
     if (meta.format.duration) duration = Math.max(1, Math.round(meta.format.duration));
   } catch {
     // an unreadable container still goes out, without a length
@@ -156,6 +161,14 @@ export async function deliverOutputs(
   }
 }
 
+/**
+ * A stored file as an upload to Telegram, streamed from the store: a supplier,
+ * not a stream, so a retried send (429, network) opens the file again.
+ */
+export function uploadOf(store: Pick<MediaStore, "open">, f: StoredFile, fileName = f.fileName): InputFile {
+  return new InputFile(async () => releaseChunks(await store.open(f.path)), fileName);
+}
+
 /** Our copies of a generation's outputs, side by side; a slot copied before is reused. */
 export function copyOutputs(g: Generation, store: Pick<MediaStore, "copy">): Promise<StoredFile[]> {
   const outputs = (g.outputs ?? []) as Array<{ url: string }>;
@@ -170,9 +183,7 @@ async function sendFiles(
   files: StoredFile[],
 ): Promise<Delivered> {
   const caption = captionOf(g, deps.t, limits);
-  // a supplier, not a stream: a retried send (429, network) opens the file again
-  const upload = (f: StoredFile) =>
-    new InputFile(() => releaseChunks(createReadStream(f.absolutePath)), f.fileName);
+  const upload = (f: StoredFile) => uploadOf(deps.store, f);
   const sent: Message[] = [];
 
   const tooBig = files.filter((f) => f.size > limits.uploadMaxBytes);
@@ -216,9 +227,9 @@ async function sendFiles(
       const other = { caption, ...buttons(buttonsOnFiles && i === sendable.length - 1), ...replyPlace(g) };
       if (f.mimeType.startsWith("video/")) sent.push(await deps.api.sendVideo(chatId, upload(f), other));
       else if (f.mimeType.startsWith("audio/")) {
-        const facts = await audioFacts(g, f, deps.t);
+        const facts = await audioFacts(g, f, deps.t, deps.store);
         sent.push(
-          await deps.api.sendAudio(chatId, new InputFile(f.absolutePath, facts.fileName), {
+          await deps.api.sendAudio(chatId, uploadOf(deps.store, f, facts.fileName), {
             ...other,
             title: facts.title,
             ...(facts.duration ? { duration: facts.duration } : {}),

@@ -4,7 +4,7 @@ import type { Logger } from "../../lib/logger";
 import type { GuardedResult, LinkFailure } from "../../media/guarded-fetch";
 import type { LinkDownloaded } from "../../media/link-download";
 import type { Prices } from "../../pricing/prices";
-import type { MediaStore } from "../../storage/media-store";
+import type { MediaStore } from "../../storage/stored-file";
 import { TelegramFileRefused } from "../../telegram/telegram-files";
 import { cutPoints, dubPartCount, type PartPlanned, planParts, type Silence } from "../dub-parts";
 import type { GenerationParams, InputRef } from "../params";
@@ -37,7 +37,7 @@ export type SourceRefusal =
   | { reason: "source_uncut"; message: string; seconds: number };
 
 export interface DubSourceDeps {
-  store: Pick<MediaStore, "findInput" | "keepInput" | "findParts" | "keepParts">;
+  store: Pick<MediaStore, "findInput" | "keepInput" | "findParts" | "keepParts" | "withLocalFiles">;
   prices: Prices;
   /** streams the link's file into `destination` under the guards (`downloadLink`) */
   download(link: string, destination: string): Promise<GuardedResult<LinkDownloaded>>;
@@ -53,8 +53,8 @@ export interface DubSourceDeps {
   findSilences(path: string): Promise<Silence[]>;
   /** cuts its sound at `cutsMs` into `<dir>/<index>.mp3` */
   cutSound(path: string, cutsMs: readonly number[], dir: string): Promise<void>;
-  /** our signed URL of the kept input of a generation */
-  inputUrl(generationId: string): string;
+  /** where the service downloads the kept input of a generation */
+  inputUrl(generationId: string): Promise<string>;
   logger: Pick<Logger, "info" | "warn">;
 }
 
@@ -114,7 +114,7 @@ export function dubSourcePreparer(deps: DubSourceDeps) {
     return plan;
   }
 
-  return async function prepare(g: Generation, p: GenerationParams): Promise<SourceOutcome> {
+  async function prepare(g: Generation, p: GenerationParams): Promise<SourceOutcome> {
     if (p.operation !== "dub") return { kind: "as-is" };
     let file: Awaited<ReturnType<typeof keep>>;
     try {
@@ -124,7 +124,13 @@ export function dubSourcePreparer(deps: DubSourceDeps) {
       deps.logger.info({ generationId: g.id, reason: err.refusal.reason }, "dubbing source not kept");
       return { kind: "refused", error: err.refusal };
     }
-    const measured = await deps.measure(file.absolutePath);
+    // ffmpeg reads a file of this host's disk: the kept one, or a copy of it out of a bucket
+    return deps.store.withLocalFiles([file], ([path]) => decide(g, path!));
+  }
+
+  /** A kept source measured: refused, sent whole, or cut into parts. */
+  async function decide(g: Generation, path: string): Promise<SourceOutcome> {
+    const measured = await deps.measure(path);
     if (!measured)
       return { kind: "refused", error: { reason: "source_unreadable", message: "length not readable" } };
     const { seconds } = measured;
@@ -151,13 +157,15 @@ export function dubSourcePreparer(deps: DubSourceDeps) {
         },
       };
     }
-    if (dubPartCount(seconds) === 1) return { kind: "whole", url: deps.inputUrl(g.id), seconds };
+    if (dubPartCount(seconds) === 1) return { kind: "whole", url: await deps.inputUrl(g.id), seconds };
     try {
-      return { kind: "parts", plan: await partsOf(g, file.absolutePath, seconds), seconds };
+      return { kind: "parts", plan: await partsOf(g, path, seconds), seconds };
     } catch (err) {
       if (!(err instanceof FfmpegError && err.missing)) throw err;
       deps.logger.warn({ generationId: g.id }, "ffmpeg is not installed: a dub over 5 minutes cannot be cut");
       return { kind: "refused", error: { reason: "source_uncut", message: err.message, seconds } };
     }
-  };
+  }
+
+  return prepare;
 }

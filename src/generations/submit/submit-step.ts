@@ -11,6 +11,7 @@ import type { Generations } from "../service";
 import { buildServiceRequest, sendServiceRequest } from "../service-request";
 import { type Generation, type GenerationQueues, generationJobData } from "../types";
 import type { SourceOutcome, SourceRefusal } from "./dub-source";
+import { inputsOf } from "./input-links";
 
 export interface SubmitDeps {
   generations: Pick<
@@ -30,7 +31,8 @@ export interface SubmitDeps {
   clock: Clock;
   logger: Logger;
   metadataFor(g: Generation): Metadata;
-  inputUrl(ref: InputRef): string;
+  /** where the service downloads input `index` of a generation (`inputLinks`) */
+  inputUrl(g: Generation, ref: InputRef, index: number): Promise<string>;
   /** a dubbing source kept, measured and, past the service's 5 minutes, cut into parts before it is sent (`dubSourcePreparer`); absent, inputs go as they are */
   prepareDub?(g: Generation, params: ReturnType<Generations["paramsOf"]>): Promise<SourceOutcome>;
 
@@ -90,6 +92,7 @@ async function submitOnce(id: string, deps: SubmitDeps, pauseMs: number): Promis
   if (!current) return { kind: "nothing-to-do" };
   let g: Generation | null;
   let source: SourceOutcome | Extract<SubmitOutcome, { kind: "retry" }> | undefined;
+  let links: Awaited<ReturnType<typeof inputLinksOf>> = { kind: "links", urls: [] };
   if (current.state === "submitting") {
     // Our create may have reached the service (a crash, a timeout): give a webhook
     // carrying our gid the chance to adopt that task before sending the same key again.
@@ -106,22 +109,29 @@ async function submitOnce(id: string, deps: SubmitDeps, pauseMs: number): Promis
     if (g) source = await prepareSource(g, deps);
     if (source?.kind === "retry") return source;
     if (source?.kind === "refused") return endRefused(id, source.error, deps);
+    if (g) links = await inputLinksOf(g, source, deps);
+    if (links.kind === "retry") return links;
   } else if (current.state === "queued") {
     // before anything is sent, so a crash here leaves nothing the service may hold
     source = await prepareSource(current, deps);
     if (source.kind === "retry") return source;
     if (source.kind === "refused") return endRefused(id, source.error, deps);
     if (source.kind === "parts") return startParts(current, source.plan, deps);
+    links = await inputLinksOf(current, source, deps);
+    if (links.kind === "retry") return links;
     g = await generations.startSubmit(id);
   } else {
     return { kind: "nothing-to-do" };
   }
   if (!g) return { kind: "nothing-to-do" };
 
-  // a dub's source goes as our kept copy, whatever it came as
-  const keptUrl = source?.kind === "whole" ? source.url : undefined;
-  const urlOf = (ref: InputRef) => keptUrl ?? deps.inputUrl(ref);
-  const built = buildServiceRequest(generations.paramsOf(g), deps.metadataFor(g), urlOf);
+  const params = generations.paramsOf(g);
+  const refs = inputsOf(params);
+  const built = buildServiceRequest(
+    params,
+    deps.metadataFor(g),
+    (ref) => links.urls[refs.indexOf(ref)] ?? "",
+  );
   if (!built.ok) {
     const rejected = await generations.reject(id, {
       reason: "invalid_request",
@@ -160,6 +170,28 @@ async function submitOnce(id: string, deps: SubmitDeps, pauseMs: number): Promis
     .onAccepted?.(moved)
     .catch((err: unknown) => logNotShown(deps.logger, err, { generationId: id }, "status not shown"));
   return { kind: "accepted", taskId: registered.taskId };
+}
+
+/**
+ * Where the service downloads each input, in the order the request names
+ * them: a dub's source as our kept copy, whatever it came as. Kept before
+ * anything is sent, so a failure here is retried safely.
+ */
+async function inputLinksOf(
+  g: Generation,
+  source: SourceOutcome | undefined,
+  deps: SubmitDeps,
+): Promise<{ kind: "links"; urls: string[] } | Extract<SubmitOutcome, { kind: "retry" }>> {
+  const refs = inputsOf(deps.generations.paramsOf(g));
+  const keptUrl = source?.kind === "whole" ? source.url : undefined;
+  try {
+    const urls = keptUrl
+      ? refs.map(() => keptUrl)
+      : await Promise.all(refs.map((r, i) => deps.inputUrl(g, r, i)));
+    return { kind: "links", urls };
+  } catch (err) {
+    return { kind: "retry", error: err instanceof Error ? err : new Error(String(err)) };
+  }
 }
 
 /** The dub's source kept (and measured, and cut), or a retry when our own storage failed (nothing was sent). */

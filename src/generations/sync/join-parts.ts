@@ -1,10 +1,10 @@
 import { faultPoint } from "../../lib/fault-point";
-import type { MediaStore, StoredFile } from "../../storage/media-store";
+import type { MediaStore, StoredFile } from "../../storage/stored-file";
 import type { DubPart } from "../parts";
 import type { Generation } from "../types";
 
 export interface JoinDeps {
-  store: Pick<MediaStore, "copy" | "outputsOf" | "findInput" | "keepOutput">;
+  store: Pick<MediaStore, "copy" | "outputsOf" | "findInput" | "keepOutput" | "withLocalFiles">;
   /** whether the kept source has a picture (a video's dub is the original picture under the dubbed sound) */
   hasPicture(path: string): Promise<boolean>;
   /** joins the dubbed parts' sound, in order, into `output` (`joinSound`), under `picture` when given */
@@ -26,7 +26,7 @@ export function partsJoiner(deps: JoinDeps) {
   ): Promise<{ url: string; video: boolean }> {
     const source = await deps.store.findInput(g.id);
     if (!source) throw new Error(`the kept source of ${g.id} is gone`);
-    const video = await deps.hasPicture(source.absolutePath);
+    const video = await deps.store.withLocalFiles([source], ([path]) => deps.hasPicture(path!));
     const done = (await deps.store.outputsOf(g.id)).find((f) => f.path.endsWith(video ? "/0.mp4" : "/0.mp3"));
     if (done) return { url: deps.outputUrl(done.path), video };
     const dubbed: StoredFile[] = [];
@@ -34,11 +34,11 @@ export function partsJoiner(deps: JoinDeps) {
       if (!part.outputUrl) throw new Error(`part ${part.index + 1} of ${g.id} has no output`);
       dubbed.push(await deps.store.copy(`${g.id}/parts`, part.index, part.outputUrl));
     }
-    const joined = await deps.store.keepOutput(g.id, 0, video ? "mp4" : "mp3", (output) =>
-      deps.joinSound(
-        dubbed.map((f) => f.absolutePath),
-        output,
-        video ? source.absolutePath : undefined,
+    // ffmpeg joins files of this host's disk: the kept ones, or copies of them out of a bucket
+    const inputs = video ? [...dubbed, source] : dubbed;
+    const joined = await deps.store.withLocalFiles(inputs, (paths) =>
+      deps.store.keepOutput(g.id, 0, video ? "mp4" : "mp3", (output) =>
+        deps.joinSound(paths.slice(0, dubbed.length), output, video ? paths[dubbed.length] : undefined),
       ),
     );
     faultPoint("dub:joined");

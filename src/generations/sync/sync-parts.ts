@@ -36,7 +36,7 @@ export interface PartsSyncDeps {
   logger: Logger;
   metadataFor(g: Generation): Metadata;
   /** our signed URL of a kept part */
-  partUrl(generationId: string, index: number): string;
+  partUrl(generationId: string, index: number): Promise<string>;
   /** joins the dubbed parts into the result (in our storage) and says where it is and what it is */
   join(g: Generation, parts: readonly DubPart[]): Promise<{ url: string; video: boolean }>;
   queues: Pick<GenerationQueues, "deliver">;
@@ -156,7 +156,8 @@ async function followPart(part: DubPart, deadlineMs: number, deps: PartsSyncDeps
 async function sendPart(g: Generation, part: DubPart, deps: PartsSyncDeps): Promise<void> {
   const params = deps.generations.paramsOf(g);
   const metadata = { ...deps.metadataFor(g), part: `${part.index + 1}/${g.partsTotal ?? 0}` };
-  const built = buildServiceRequest(params, metadata, () => deps.partUrl(g.id, part.index));
+  const url = await deps.partUrl(g.id, part.index);
+  const built = buildServiceRequest(params, metadata, () => url);
   if (!built.ok) {
     await deps.generations.failPart(part, built.problems.join("; "));
     return;

@@ -51,7 +51,7 @@ describe("submit and sync steps", () => {
       clock,
       logger,
       metadataFor: (g: Generation) => ({ gid: g.id, sig: signGid(secret, g.id), user: String(g.userId) }),
-      inputUrl: (ref) => (ref.kind === "url" ? ref.url : "https://unused.invalid/"),
+      inputUrl: async (_g, ref) => (ref.kind === "url" ? ref.url : "https://unused.invalid/"),
       limits: { adoptionGraceMs: 60_000, maxSubmissions: 3, partsAtOnce: 3 },
       firstPollDelayMs: () => 3000,
       queues,
