@@ -26,6 +26,12 @@ export interface FileProxyDeps {
   upstreamTimeoutMs?: number;
 }
 
+// @hono/node-server answers a Response of its own (which it makes the global one when a
+// server starts) from a cache that ignores "already sent" and writes a second head: the
+// marker made after a server started (the sandbox's simulator starts one before the web
+// role is loaded) is such a Response. Reading its body trades the cache for a plain one.
+void RESPONSE_ALREADY_SENT.body;
+
 /** how long a redirect to a bucket's presigned link holds: a download starts at once */
 const storeLinkSeconds = 3600;
 

@@ -49,6 +49,42 @@ describe("configuration", () => {
     ]);
   });
 
+  test("the media store: a directory by default, a bucket with MEDIA_STORE=s3 and what it needs", () => {
+    expect(loadConfig(production).bucket).toBeUndefined();
+    const bucket = {
+      MEDIA_STORE: "s3",
+      S3_BUCKET: "media",
+      S3_ENDPOINT: "http://minio:9000",
+      S3_ACCESS_KEY_ID: "key",
+      S3_SECRET_ACCESS_KEY: "secret-value",
+      S3_FORCE_PATH_STYLE: "true",
+    };
+    expect(loadConfig({ ...production, ...bucket }).bucket).toEqual({
+      bucket: "media",
+      endpoint: "http://minio:9000",
+      publicEndpoint: undefined,
+      region: "us-east-1",
+      accessKeyId: "key",
+      secretAccessKey: "secret-value",
+      forcePathStyle: true,
+    });
+    // the bucket's settings mean nothing while the store is local
+    expect(loadConfig({ ...production, ...bucket, MEDIA_STORE: "local" }).bucket).toBeUndefined();
+    expect(problems({ ...production, MEDIA_STORE: "s3" })).toEqual([
+      "S3_BUCKET: required when MEDIA_STORE=s3",
+    ]);
+    expect(problems({ ...production, MEDIA_STORE: "disk" })).toEqual(["MEDIA_STORE: must be local or s3"]);
+    expect(problems({ ...production, ...bucket, S3_SECRET_ACCESS_KEY: "" })).toEqual([
+      "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both, or neither (the SDK's own credentials)",
+    ]);
+    expect(problems({ ...production, ...bucket, S3_ENDPOINT: "minio 9000" })[0]).toMatch(
+      /^S3_ENDPOINT: must be a URL/,
+    );
+    expect(problems({ ...production, ...bucket, S3_SECRET_ACCESS_KEY: "" }).join()).not.toContain(
+      "secret-value",
+    );
+  });
+
   test("every problem is listed at once", () => {
     const found = problems({
       ...production,
