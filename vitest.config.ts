@@ -22,6 +22,8 @@ const longFiles = [
   "test/e2e/dub-parts.test.ts",
   "test/integration/dub-cuts.test.ts",
   "test/integration/miniapp-api.test.ts",
+  "test/e2e/object-store.test.ts",
+  "test/e2e/object-store-crash.test.ts",
 ];
 
 /** Fisher-Yates on a seeded generator (mulberry32): the same seed, the same order. */
