@@ -8,10 +8,10 @@ import type { LinkProbeOptions } from "../media/link-duration";
 import type { WorkerSet } from "../queue/workers";
 import { checkDependencies } from "./preflight";
 import { createReadiness } from "./readiness";
-import { watchMediaStore } from "./store-readiness";
 import { openServices } from "./services";
 import { defaultPolicy, defaultTiming, type RuntimePolicy, type RuntimeTiming } from "./settings";
 import { createStopPhases } from "./stop-phases";
+import { watchMediaStore } from "./store-readiness";
 import type { WebRole } from "./web-role";
 
 export { mediaWebhookPath } from "./media-service";

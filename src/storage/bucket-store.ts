@@ -15,10 +15,10 @@ import {
   S3Client,
   S3ServiceException,
 } from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { BucketSettings } from "../config";
-import { releasingChunks } from "../lib/release-chunks";
+import { releaseChunks, releasingChunks } from "../lib/release-chunks";
+import { multipartPut } from "./multipart-put";
 import {
   DownloadError,
   downloadOutput,
@@ -33,9 +33,6 @@ import {
   slotOf,
 } from "./stored-file";
 
-/** the smallest part S3 takes; two in flight bound what an upload holds in memory */
-const partBytes = 5 * 1024 * 1024;
-const partsInFlight = 2;
 /** SigV4 links live at most a week */
 const longestLinkSeconds = 7 * 24 * 3600;
 
@@ -117,16 +114,13 @@ export function createBucketStore(
    * Streams `body` into `key`, a part at a time; an upload of the same key a
    * crash left unfinished is aborted first. A failure aborts this one.
    */
-  async function put(key: string, body: Readable, contentType: string): Promise<void> {
+  async function put(
+    key: string,
+    body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+    contentType: string,
+  ): Promise<void> {
     await abortUnfinished(key);
-    const upload = new Upload({
-      client,
-      params: { Bucket, Key: key, Body: body, ContentType: contentType },
-      partSize: partBytes,
-      queueSize: partsInFlight,
-      leavePartsOnError: false,
-    });
-    await upload.done();
+    await multipartPut(client, { Bucket, Key: key, ContentType: contentType }, body);
   }
 
   async function existing(path: string): Promise<StoredFile | null> {
@@ -163,7 +157,7 @@ export function createBucketStore(
       const path = `${folder}/${index}.${download.extension}`;
       await put(
         keyOf(path),
-        Readable.fromWeb(download.body as unknown as WebReadableStream).pipe(releasingChunks()),
+        releaseChunks(Readable.fromWeb(download.body as unknown as WebReadableStream)),
         fileOf(path, 0).mimeType,
       );
       const stored = await existing(path);
@@ -196,7 +190,7 @@ export function createBucketStore(
         const folder = partsFolder(generationId);
         for (const name of await readdir(dir)) await putFile(keyOf(`${folder}/${name}`), join(dir, name));
         // the plan last: found, every part it names is in place
-        await put(keyOf(`${folder}/plan.json`), Readable.from([JSON.stringify(plan)]), "application/json");
+        await put(keyOf(`${folder}/plan.json`), [Buffer.from(JSON.stringify(plan))], "application/json");
         return plan;
       });
     },
