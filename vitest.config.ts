@@ -24,6 +24,7 @@ const longFiles = [
   "test/integration/miniapp-api.test.ts",
   "test/e2e/object-store.test.ts",
   "test/e2e/object-store-crash.test.ts",
+  "test/e2e/dub-parts-bucket.test.ts",
 ];
 
 /** Fisher-Yates on a seeded generator (mulberry32): the same seed, the same order. */

@@ -19,7 +19,7 @@ import { report } from "./support/report";
 /**
  * A 500 MB output (BENCH_OUTPUT_MB) through the worker's code with a bucket
  * for its media store: streamed from the service into the bucket by the
- * bucket store's `copy` (a multipart upload, 5 MiB parts, two in flight, three buffers reused), then
+ * bucket store's `copy` (a multipart upload, 5 MiB parts through three reused buffers), then
  * from the bucket to Telegram by the delivery's upload (`uploadOf`, a
  * multipart sendDocument through grammY). The service (an HTTP server making
  * the bytes as it sends them), the object store (s3rver,

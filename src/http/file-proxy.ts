@@ -110,16 +110,17 @@ export function fileProxyRoutes(deps: FileProxyDeps): Hono {
     if (!v.ok) return c.json({ error: v.reason }, v.reason === "expired" ? 410 : 403);
     const p = v.payload;
     const serve = async (file: StoredFile) => {
-      // a bucket serves its own files: the phone or the service is sent there, no byte passes here
-      const direct = await deps.store.link(file.path, storeLinkSeconds);
-      if (direct) return c.redirect(direct, 302);
       const headers = {
         "content-type": file.mimeType,
         "content-length": String(file.size),
         "content-disposition": `attachment; filename="${file.fileName}"`,
       };
-      // a HEAD (download managers send one first) opens nothing: an unread stream would keep its descriptor
+      // a HEAD (download managers send one first) opens nothing: an unread stream would keep its
+      // descriptor, and a link signed for GET answers no HEAD
       if (c.req.method === "HEAD") return new Response(null, { headers });
+      // a bucket serves its own files: the phone or the service is sent there, no byte passes here
+      const direct = await deps.store.link(file.path, storeLinkSeconds, file.fileName);
+      if (direct) return c.redirect(direct, 302);
       const body = await deps.store.open(file.path);
       const outgoing = nodeResponse(c);
       if (outgoing) return relay(c, outgoing, headers, body, deps.logger);

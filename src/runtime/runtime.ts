@@ -73,7 +73,9 @@ export async function startRuntime(config: Config, overrides: RuntimeOverrides =
       { clock, logger, policy, timing, media: overrides.media, skipMigrations: overrides.skipMigrations },
       stops,
     );
-    await watchMediaStore(services.store, readiness, stops, logger);
+    // the workers need the bucket for every result; a web process only for its links, so an
+    // outage of the bucket never takes Telegram's updates off it
+    if (config.role !== "web") await watchMediaStore(services.store, readiness, stops, logger);
     // each role's code is loaded only where it runs: a web process never holds the
     // workers' modules (delivery, media parsing) nor a worker the bot's conversations
     const web: WebRole | undefined =

@@ -245,8 +245,10 @@ function sendApi(config: Config, metrics: Metrics): Api {
  */
 async function openMediaStore(config: Config): Promise<MediaStore> {
   if (!config.bucket) return createMediaStore(join(config.dataDir, "media"));
-  const { createBucketStore } = await import("../storage/bucket-store");
-  return createBucketStore(config.bucket, join(config.dataDir, "scratch"));
+  const { createBucketStore, sweepScratch } = await import("../storage/bucket-store");
+  const scratch = join(config.dataDir, "scratch");
+  await sweepScratch(scratch);
+  return createBucketStore(config.bucket, scratch);
 }
 
 /** Our signed links: what a request sent to the service points back to, and links to large results. */

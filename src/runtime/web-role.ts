@@ -8,7 +8,6 @@ import { createInFlight, type InFlight } from "../bot/middleware/in-flight";
 import { defaultRateLimit } from "../bot/middleware/rate-limit";
 import { createUpdateJournal, type UpdateJournal } from "../bot/update-journal";
 import { telegramWebhookApp } from "../bot/webhook";
-import type { Config } from "../config";
 import { dubInputRules } from "../generations/inputs";
 import { fileProxyRoutes } from "../http/file-proxy";
 import { healthRoutes } from "../http/health";
@@ -119,7 +118,9 @@ async function webRoutes(
     }),
   );
   if (config.miniAppUrl && token && s.api)
-    mountMiniApp(app, miniAppDeps(s, token, s.api, config.miniAppUrl), { mediaOrigin: bucketOrigin(config) });
+    mountMiniApp(app, miniAppDeps(s, token, s.api, config.miniAppUrl), {
+      mediaOrigin: await mediaOriginOf(s.store),
+    });
   if (config.dashboardPassword) {
     // bull-board and its UI weigh ~10 MB: loaded only where an operator asked for the dashboard
     const { adminDashboardRoutes } = await import("../http/admin-dashboard");
@@ -148,16 +149,14 @@ async function webRoutes(
   return app;
 }
 
-/** where phones fetch a bucket store's files (its presigned links' origin); undefined for AWS's own or a local store */
-function bucketOrigin(config: Config): string | undefined {
-  const endpoint = config.bucket?.publicEndpoint ?? config.bucket?.endpoint;
-  if (endpoint) return new URL(endpoint).origin;
-  if (!config.bucket) return undefined;
-  // AWS S3: the bucket's own host, or the region's with path-style addresses
-  const { bucket, region, forcePathStyle } = config.bucket;
-  return forcePathStyle
-    ? `https://s3.${region}.amazonaws.com`
-    : `https://${bucket}.s3.${region}.amazonaws.com`;
+/**
+ * Where phones fetch a bucket store's files: the origin of a presigned link as
+ * the store makes them (virtual-hosted or path-style, the public endpoint's);
+ * signing one needs no network. None for a local store: its files are ours.
+ */
+async function mediaOriginOf(store: Services["store"]): Promise<string | undefined> {
+  const link = await store.link("mini-app-origin", 60);
+  return link ? new URL(link).origin : undefined;
 }
 
 /** What the Mini App's API is given: the same stores, prices, limits and Telegram API as the chat. */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readdir, rm } from "node:fs/promises";
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -44,6 +44,8 @@ function clientOf(s: BucketSettings, endpoint: string | undefined): S3Client {
     // the checksums the SDK adds by default are not taken by every S3-compatible store (R2, MinIO, older servers)
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
+    // a store that stops answering fails the call (and the job retries) rather than hanging it
+    requestHandler: { connectionTimeout: 5_000, socketTimeout: 60_000 },
     ...(s.accessKeyId && s.secretAccessKey
       ? { credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey } }
       : {}),
@@ -99,15 +101,21 @@ export function createBucketStore(
 
   /** Uploads a crash cut off: aborted, so none is left holding its parts. */
   async function abortUnfinished(prefix: string, startedBefore?: Date): Promise<number> {
-    const listed = await client.send(new ListMultipartUploadsCommand({ Bucket, Prefix: prefix }));
     let aborted = 0;
-    for (const u of listed.Uploads ?? []) {
-      if (!u.Key || !u.UploadId) continue;
-      if (startedBefore && u.Initiated && u.Initiated >= startedBefore) continue;
-      await client.send(new AbortMultipartUploadCommand({ Bucket, Key: u.Key, UploadId: u.UploadId }));
-      aborted++;
+    let markers: { KeyMarker?: string; UploadIdMarker?: string } = {};
+    for (;;) {
+      const listed = await client.send(
+        new ListMultipartUploadsCommand({ Bucket, Prefix: prefix, ...markers }),
+      );
+      for (const u of listed.Uploads ?? []) {
+        if (!u.Key || !u.UploadId) continue;
+        if (startedBefore && u.Initiated && u.Initiated >= startedBefore) continue;
+        await client.send(new AbortMultipartUploadCommand({ Bucket, Key: u.Key, UploadId: u.UploadId }));
+        aborted++;
+      }
+      if (!listed.IsTruncated || !listed.NextKeyMarker) return aborted;
+      markers = { KeyMarker: listed.NextKeyMarker, UploadIdMarker: listed.NextUploadIdMarker };
     }
-    return aborted;
   }
 
   /**
@@ -119,7 +127,8 @@ export function createBucketStore(
     body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
     contentType: string,
   ): Promise<void> {
-    await abortUnfinished(key);
+    // a store that lists no uploads (or a key not allowed to) still takes the write: retention and lifecycle rules remain
+    await abortUnfinished(key).catch(() => undefined);
     await multipartPut(client, { Bucket, Key: key, ContentType: contentType }, body);
   }
 
@@ -246,11 +255,31 @@ export function createBucketStore(
         return use(paths);
       });
     },
-    link: (path, seconds) =>
-      getSignedUrl(signer, new GetObjectCommand({ Bucket, Key: keyOf(path) }), {
-        expiresIn: Math.min(Math.max(1, Math.floor(seconds)), longestLinkSeconds),
-      }),
+    link: (path, seconds, downloadAs) =>
+      getSignedUrl(
+        signer,
+        new GetObjectCommand({
+          Bucket,
+          Key: keyOf(path),
+          ...(downloadAs ? { ResponseContentDisposition: `attachment; filename="${downloadAs}"` } : {}),
+        }),
+        { expiresIn: Math.min(Math.max(1, Math.floor(seconds)), longestLinkSeconds) },
+      ),
     abortStaleUploads: (olderThan) => abortUnfinished("", olderThan),
   };
   return store;
+}
+
+/**
+ * Scratch files a crash left (a dub's source copied out of the bucket, its
+ * parts): removed when a day old, as the store opens. Younger ones may be
+ * another worker's on the same volume.
+ */
+export async function sweepScratch(scratch: string, now = Date.now()): Promise<void> {
+  const names = await readdir(scratch).catch(() => [] as string[]);
+  for (const name of names) {
+    const made = await stat(join(scratch, name)).catch(() => null);
+    if (made && now - made.mtimeMs > 24 * 3_600_000)
+      await rm(join(scratch, name), { recursive: true, force: true });
+  }
 }

@@ -9,13 +9,13 @@ import {
 
 /** the smallest part S3 takes (but the last) */
 export const partBytes = 5 * 1024 * 1024;
-/** parts on their way to the store while the next one fills */
+/** buffers past which a full part waits for one on its way to be taken: three in all */
 const partsInFlight = 2;
 
 /**
  * Streams `body` into `key` a part at a time: each chunk is copied into one of
- * three 5 MiB buffers used over and over (two parts on their way, one
- * filling), so an upload of any size holds 15 MiB, where lib-storage's
+ * three 5 MiB buffers used over and over (up to three parts on their way, or
+ * two and one filling), so an upload of any size holds 15 MiB, where lib-storage's
  * `Upload` makes a new buffer per part and held ~45 MB on a 500 MB output
  * (bench/object-store.ts). A body shorter than a part goes in one PUT. A
  * failure aborts the upload (and, leaving the loop, ends the body's reading);

@@ -58,8 +58,11 @@ export interface MediaStore {
   open(path: string): Promise<Readable>;
   /** Runs `use` on paths of this host's disk holding `files` (for ffmpeg), valid until it settles. */
   withLocalFiles<T>(files: StoredFile[], use: (paths: string[]) => Promise<T>): Promise<T>;
-  /** A link to fetch the file straight from the store for `seconds`, or null where only our file proxy serves it. */
-  link(path: string, seconds: number): Promise<string | null>;
+  /**
+   * A link to fetch the file straight from the store for `seconds` (saved as
+   * `downloadAs` when given), or null where only our file proxy serves it.
+   */
+  link(path: string, seconds: number, downloadAs?: string): Promise<string | null>;
   /** Aborts the uploads a crash left unfinished, begun before `olderThan`; how many. */
   abortStaleUploads(olderThan: Date): Promise<number>;
 }

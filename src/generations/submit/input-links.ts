@@ -44,7 +44,8 @@ export function inputLinks(deps: InputLinkDeps) {
           g.id,
           async (destination) => {
             await deps.telegramFile(ref.fileId, destination);
-            return { contentType: ref.mimeType, url: `file:///${ref.fileName ?? "input"}` };
+            // a photo carries no type: Telegram keeps every photo as a JPEG
+            return { contentType: ref.mimeType ?? "image/jpeg", url: `file:///${ref.fileName ?? "input"}` };
           },
           name,
         ));

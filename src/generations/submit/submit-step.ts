@@ -6,6 +6,7 @@ import { MediaServiceError } from "../../media/errors";
 import type { Metadata } from "../../media/schemas";
 import { type JobHandler, type JobKind, jobHandler } from "../../queue/job";
 import { logNotShown } from "../../telegram/telegram-error";
+import { TelegramFileRefused } from "../../telegram/telegram-files";
 import type { InputRef } from "../params";
 import type { Generations } from "../service";
 import { buildServiceRequest, sendServiceRequest } from "../service-request";
@@ -111,6 +112,7 @@ async function submitOnce(id: string, deps: SubmitDeps, pauseMs: number): Promis
     if (source?.kind === "refused") return endRefused(id, source.error, deps);
     if (g) links = await inputLinksOf(g, source, deps);
     if (links.kind === "retry") return links;
+    if (links.kind === "refused") return endRefused(id, links.error, deps);
   } else if (current.state === "queued") {
     // before anything is sent, so a crash here leaves nothing the service may hold
     source = await prepareSource(current, deps);
@@ -119,6 +121,7 @@ async function submitOnce(id: string, deps: SubmitDeps, pauseMs: number): Promis
     if (source.kind === "parts") return startParts(current, source.plan, deps);
     links = await inputLinksOf(current, source, deps);
     if (links.kind === "retry") return links;
+    if (links.kind === "refused") return endRefused(id, links.error, deps);
     g = await generations.startSubmit(id);
   } else {
     return { kind: "nothing-to-do" };
@@ -181,7 +184,11 @@ async function inputLinksOf(
   g: Generation,
   source: SourceOutcome | undefined,
   deps: SubmitDeps,
-): Promise<{ kind: "links"; urls: string[] } | Extract<SubmitOutcome, { kind: "retry" }>> {
+): Promise<
+  | { kind: "links"; urls: string[] }
+  | { kind: "refused"; error: SourceRefusal }
+  | Extract<SubmitOutcome, { kind: "retry" }>
+> {
   const refs = inputsOf(deps.generations.paramsOf(g));
   const keptUrl = source?.kind === "whole" ? source.url : undefined;
   try {
@@ -190,6 +197,11 @@ async function inputLinksOf(
       : await Promise.all(refs.map((r, i) => deps.inputUrl(g, r, i)));
     return { kind: "links", urls };
   } catch (err) {
+    // a photo Telegram no longer gives (kept for a bucket first) will not come back: no retry
+    if (err instanceof TelegramFileRefused) {
+      const message = `Telegram file ${err.reason}`;
+      return { kind: "refused", error: { reason: "source_unreachable", message, failure: "telegram" } };
+    }
     return { kind: "retry", error: err instanceof Error ? err : new Error(String(err)) };
   }
 }

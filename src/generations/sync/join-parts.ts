@@ -26,22 +26,25 @@ export function partsJoiner(deps: JoinDeps) {
   ): Promise<{ url: string; video: boolean }> {
     const source = await deps.store.findInput(g.id);
     if (!source) throw new Error(`the kept source of ${g.id} is gone`);
-    const video = await deps.store.withLocalFiles([source], ([path]) => deps.hasPicture(path!));
-    const done = (await deps.store.outputsOf(g.id)).find((f) => f.path.endsWith(video ? "/0.mp4" : "/0.mp3"));
-    if (done) return { url: deps.outputUrl(done.path), video };
-    const dubbed: StoredFile[] = [];
-    for (const part of [...parts].sort((a, b) => a.index - b.index)) {
-      if (!part.outputUrl) throw new Error(`part ${part.index + 1} of ${g.id} has no output`);
-      dubbed.push(await deps.store.copy(`${g.id}/parts`, part.index, part.outputUrl));
-    }
-    // ffmpeg joins files of this host's disk: the kept ones, or copies of them out of a bucket
-    const inputs = video ? [...dubbed, source] : dubbed;
-    const joined = await deps.store.withLocalFiles(inputs, (paths) =>
-      deps.store.keepOutput(g.id, 0, video ? "mp4" : "mp3", (output) =>
-        deps.joinSound(paths.slice(0, dubbed.length), output, video ? paths[dubbed.length] : undefined),
-      ),
-    );
-    faultPoint("dub:joined");
-    return { url: deps.outputUrl(joined.path), video };
+    // ffmpeg reads files of this host's disk: the kept ones, or copies out of a bucket (the source once)
+    return deps.store.withLocalFiles([source], async ([sourcePath]) => {
+      const video = await deps.hasPicture(sourcePath!);
+      const done = (await deps.store.outputsOf(g.id)).find((f) =>
+        f.path.endsWith(video ? "/0.mp4" : "/0.mp3"),
+      );
+      if (done) return { url: deps.outputUrl(done.path), video };
+      const dubbed: StoredFile[] = [];
+      for (const part of [...parts].sort((a, b) => a.index - b.index)) {
+        if (!part.outputUrl) throw new Error(`part ${part.index + 1} of ${g.id} has no output`);
+        dubbed.push(await deps.store.copy(`${g.id}/parts`, part.index, part.outputUrl));
+      }
+      const joined = await deps.store.withLocalFiles(dubbed, (paths) =>
+        deps.store.keepOutput(g.id, 0, video ? "mp4" : "mp3", (output) =>
+          deps.joinSound(paths, output, video ? sourcePath : undefined),
+        ),
+      );
+      faultPoint("dub:joined");
+      return { url: deps.outputUrl(joined.path), video };
+    });
   };
 }

@@ -12,6 +12,7 @@ import { createMediaClient } from "../../../src/media/client";
 import { createPrices, loadPriceTable } from "../../../src/pricing/prices";
 import { type Simulator, startSimulator } from "../../../src/simulator/server";
 import { signGid } from "../../../src/storage/signed-tokens";
+import { TelegramFileRefused } from "../../../src/telegram/telegram-files";
 import { createTestDatabase, type TestDatabase } from "../../support/db";
 
 /**
@@ -131,6 +132,42 @@ describe("submit and sync steps", () => {
       .slice(-2)
       .map((r) => r.headers["idempotency-key"]);
     expect(keys).toEqual([id, id]);
+  });
+
+  test("a photo to edit that Telegram no longer gives ends the request, released, without a send or a retry", async () => {
+    const u = nextUser++;
+    await ledger.grant({ userId: u, amount: 500, key: `g${u}` });
+    const r = await generations.create({
+      key: `k${u}`,
+      userId: u,
+      language: "en",
+      chat: { chatId: u },
+      params: {
+        operation: "edit",
+        prompt: "make it blue",
+        model: "nano-core-2",
+        imageSize: "1:1",
+        numImages: 1,
+        images: [{ kind: "telegram", fileId: "gone-photo" }],
+      },
+    });
+    if (!r.ok) throw new Error("not created");
+    const posts = sim.requests.filter((q) => q.method === "POST").length;
+    // keeping the photo in a bucket reads it from Telegram first, which answers it is gone
+    const gone = {
+      ...submitDeps,
+      inputUrl: async () => {
+        throw new TelegramFileRefused("gone");
+      },
+    };
+    expect(await submitGeneration(r.generation.id, gone, 1000)).toEqual({ kind: "rejected" });
+    expect(sim.requests.filter((q) => q.method === "POST").length).toBe(posts);
+    expect(await generations.get(r.generation.id)).toMatchObject({
+      state: "failed",
+      error: { reason: "source_unreachable", failure: "telegram" },
+    });
+    expect(await ledger.account(u)).toEqual({ userId: u, available: 500, held: 0 });
+    expect(enqueued).toContain(`deliver:${r.generation.id}`);
   });
 
   test("a rejected request (400) releases the hold and is never retried", async () => {
