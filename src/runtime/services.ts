@@ -245,7 +245,8 @@ function sendApi(config: Config, metrics: Metrics): Api {
  */
 async function openMediaStore(config: Config): Promise<MediaStore> {
   if (!config.bucket) return createMediaStore(join(config.dataDir, "media"));
-  const { createBucketStore, sweepScratch } = await import("../storage/bucket-store");
+  const { createBucketStore } = await import("../storage/bucket-store");
+  const { sweepScratch } = await import("../storage/scratch");
   const scratch = join(config.dataDir, "scratch");
   await sweepScratch(scratch);
   return createBucketStore(config.bucket, scratch);

@@ -1,24 +1,15 @@
-import { randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readdir, rm, stat } from "node:fs/promises";
+import { mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import {
-  AbortMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListMultipartUploadsCommand,
-  ListObjectsV2Command,
-  S3Client,
-  S3ServiceException,
-} from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { BucketSettings } from "../config";
 import { releaseChunks, releasingChunks } from "../lib/release-chunks";
-import { multipartPut } from "./multipart-put";
+import { bucketCalls, clientOf, notFound } from "./bucket-calls";
+import { withScratch } from "./scratch";
 import {
   DownloadError,
   downloadOutput,
@@ -35,26 +26,6 @@ import {
 
 /** SigV4 links live at most a week */
 const longestLinkSeconds = 7 * 24 * 3600;
-
-function clientOf(s: BucketSettings, endpoint: string | undefined): S3Client {
-  return new S3Client({
-    region: s.region,
-    ...(endpoint ? { endpoint } : {}),
-    forcePathStyle: s.forcePathStyle,
-    // the checksums the SDK adds by default are not taken by every S3-compatible store (R2, MinIO, older servers)
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-    // a store that stops answering fails the call (and the job retries) rather than hanging it
-    requestHandler: { connectionTimeout: 5_000, socketTimeout: 60_000 },
-    ...(s.accessKeyId && s.secretAccessKey
-      ? { credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey } }
-      : {}),
-  });
-}
-
-const notFound = (err: unknown) =>
-  err instanceof S3ServiceException &&
-  (err.$metadata.httpStatusCode === 404 || err.name === "NotFound" || err.name === "NoSuchKey");
 
 /**
  * The media store on an S3-compatible bucket (AWS S3, R2, MinIO): the same
@@ -74,62 +45,14 @@ export function createBucketStore(
       ? clientOf(settings, settings.publicEndpoint)
       : client;
   const Bucket = settings.bucket;
-
-  /** every key under `prefix`, page by page */
-  async function* keysUnder(prefix: string, delimiter?: string) {
-    let ContinuationToken: string | undefined;
-    do {
-      const page = await client.send(
-        new ListObjectsV2Command({
-          Bucket,
-          Prefix: prefix,
-          ...(delimiter ? { Delimiter: delimiter } : {}),
-          ...(ContinuationToken ? { ContinuationToken } : {}),
-        }),
-      );
-      yield page;
-      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (ContinuationToken);
-  }
+  const { keysUnder, abortUnfinished, put } = bucketCalls(client, Bucket);
+  const inScratch = <T>(write: (temporaryPath: string) => Promise<T>) => withScratch(scratch, write);
 
   async function filesIn(folder: string): Promise<StoredFile[]> {
     const files: StoredFile[] = [];
     for await (const page of keysUnder(`${folder}/`, "/"))
       for (const o of page.Contents ?? []) if (o.Key) files.push(fileOf(o.Key, o.Size ?? 0));
     return files;
-  }
-
-  /** Uploads a crash cut off: aborted, so none is left holding its parts. */
-  async function abortUnfinished(prefix: string, startedBefore?: Date): Promise<number> {
-    let aborted = 0;
-    let markers: { KeyMarker?: string; UploadIdMarker?: string } = {};
-    for (;;) {
-      const listed = await client.send(
-        new ListMultipartUploadsCommand({ Bucket, Prefix: prefix, ...markers }),
-      );
-      for (const u of listed.Uploads ?? []) {
-        if (!u.Key || !u.UploadId) continue;
-        if (startedBefore && u.Initiated && u.Initiated >= startedBefore) continue;
-        await client.send(new AbortMultipartUploadCommand({ Bucket, Key: u.Key, UploadId: u.UploadId }));
-        aborted++;
-      }
-      if (!listed.IsTruncated || !listed.NextKeyMarker) return aborted;
-      markers = { KeyMarker: listed.NextKeyMarker, UploadIdMarker: listed.NextUploadIdMarker };
-    }
-  }
-
-  /**
-   * Streams `body` into `key`, a part at a time; an upload of the same key a
-   * crash left unfinished is aborted first. A failure aborts this one.
-   */
-  async function put(
-    key: string,
-    body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-    contentType: string,
-  ): Promise<void> {
-    // a store that lists no uploads (or a key not allowed to) still takes the write: retention and lifecycle rules remain
-    await abortUnfinished(key).catch(() => undefined);
-    await multipartPut(client, { Bucket, Key: key, ContentType: contentType }, body);
   }
 
   async function existing(path: string): Promise<StoredFile | null> {
@@ -139,17 +62,6 @@ export function createBucketStore(
     } catch (err) {
       if (notFound(err)) return null;
       throw err;
-    }
-  }
-
-  /** Runs `write` on a temporary file of this process's scratch disk, removed afterwards. */
-  async function inScratch<T>(write: (temporaryPath: string) => Promise<T>): Promise<T> {
-    await mkdir(scratch, { recursive: true });
-    const tmp = join(scratch, `${randomUUID()}.part`);
-    try {
-      return await write(tmp);
-    } finally {
-      await rm(tmp, { recursive: true, force: true });
     }
   }
 
@@ -268,18 +180,4 @@ export function createBucketStore(
     abortStaleUploads: (olderThan) => abortUnfinished("", olderThan),
   };
   return store;
-}
-
-/**
- * Scratch files a crash left (a dub's source copied out of the bucket, its
- * parts): removed when a day old, as the store opens. Younger ones may be
- * another worker's on the same volume.
- */
-export async function sweepScratch(scratch: string, now = Date.now()): Promise<void> {
-  const names = await readdir(scratch).catch(() => [] as string[]);
-  for (const name of names) {
-    const made = await stat(join(scratch, name)).catch(() => null);
-    if (made && now - made.mtimeMs > 24 * 3_600_000)
-      await rm(join(scratch, name), { recursive: true, force: true });
-  }
 }

@@ -84,18 +84,26 @@ describe("submit and sync steps", () => {
       .where(eq(generationsTable.id, id));
   }
 
-  async function newImage(numImages = 1) {
+  /** a new user granted `amount` credits, and their request for `params` */
+  async function newGeneration(params: Parameters<Generations["create"]>[0]["params"], amount: number) {
     const u = nextUser++;
-    await ledger.grant({ userId: u, amount: 100, key: `g${u}` });
+    await ledger.grant({ userId: u, amount, key: `g${u}` });
     const r = await generations.create({
       key: `k${u}`,
       userId: u,
       language: "en",
       chat: { chatId: u },
-      params: { operation: "image", prompt: "a fox", model: "nano-pro", imageSize: "16:9", numImages },
+      params,
     });
     if (!r.ok) throw new Error(`not created: ${r.reason}`);
     return { u, id: r.generation.id, price: r.generation.price };
+  }
+
+  function newImage(numImages = 1) {
+    return newGeneration(
+      { operation: "image", prompt: "a fox", model: "nano-pro", imageSize: "16:9", numImages },
+      100,
+    );
   }
 
   async function syncUntilDone(id: string) {
@@ -135,14 +143,8 @@ describe("submit and sync steps", () => {
   });
 
   test("a photo to edit that Telegram no longer gives ends the request, released, without a send or a retry", async () => {
-    const u = nextUser++;
-    await ledger.grant({ userId: u, amount: 500, key: `g${u}` });
-    const r = await generations.create({
-      key: `k${u}`,
-      userId: u,
-      language: "en",
-      chat: { chatId: u },
-      params: {
+    const { u, id } = await newGeneration(
+      {
         operation: "edit",
         prompt: "make it blue",
         model: "nano-core-2",
@@ -150,8 +152,8 @@ describe("submit and sync steps", () => {
         numImages: 1,
         images: [{ kind: "telegram", fileId: "gone-photo" }],
       },
-    });
-    if (!r.ok) throw new Error("not created");
+      500,
+    );
     const posts = sim.requests.filter((q) => q.method === "POST").length;
     // keeping the photo in a bucket reads it from Telegram first, which answers it is gone
     const gone = {
@@ -160,26 +162,20 @@ describe("submit and sync steps", () => {
         throw new TelegramFileRefused("gone");
       },
     };
-    expect(await submitGeneration(r.generation.id, gone, 1000)).toEqual({ kind: "rejected" });
+    expect(await submitGeneration(id, gone, 1000)).toEqual({ kind: "rejected" });
     expect(sim.requests.filter((q) => q.method === "POST").length).toBe(posts);
-    expect(await generations.get(r.generation.id)).toMatchObject({
+    expect(await generations.get(id)).toMatchObject({
       state: "failed",
       error: { reason: "source_unreachable", failure: "telegram" },
     });
     expect(await ledger.account(u)).toEqual({ userId: u, available: 500, held: 0 });
-    expect(enqueued).toContain(`deliver:${r.generation.id}`);
+    expect(enqueued).toContain(`deliver:${id}`);
   });
 
   test("a rejected request (400) releases the hold and is never retried", async () => {
-    const u = nextUser++;
-    await ledger.grant({ userId: u, amount: 500, key: `g${u}` });
     // 2 s is outside video-a-v3-turbo's 3–15 s: our own check refuses it before the service would
-    const r = await generations.create({
-      key: `k${u}`,
-      userId: u,
-      language: "en",
-      chat: { chatId: u },
-      params: {
+    const { u, id } = await newGeneration(
+      {
         operation: "video",
         prompt: "x",
         model: "video-a-v3-turbo",
@@ -187,12 +183,12 @@ describe("submit and sync steps", () => {
         resolution: "720p",
         aspectRatio: "9:16",
       },
-    });
-    if (!r.ok) throw new Error("not created");
+      500,
+    );
     const posts = sim.requests.filter((q) => q.method === "POST").length;
-    expect(await submitGeneration(r.generation.id, submitDeps, 1000)).toEqual({ kind: "rejected" });
+    expect(await submitGeneration(id, submitDeps, 1000)).toEqual({ kind: "rejected" });
     expect(sim.requests.filter((q) => q.method === "POST").length).toBe(posts);
-    expect((await generations.get(r.generation.id))?.state).toBe("rejected");
+    expect((await generations.get(id))?.state).toBe("rejected");
     expect(await ledger.account(u)).toEqual({ userId: u, available: 500, held: 0 });
   });
 
