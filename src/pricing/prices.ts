@@ -38,11 +38,16 @@ export function loadPriceTable(path?: string): PriceTable {
 
 export type PriceQuote = { ok: true; credits: number; unit: number } | { ok: false; reason: "no_price" };
 
+/** `record[key]` when the record has it as its own: a name from a request ("__proto__") never reads the prototype */
+function own<T>(record: Record<string, T> | undefined, key: string | undefined): T | undefined {
+  return record && key !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 export function createPrices(table: PriceTable) {
   function imageUnit(model: string, resolution?: string): number | undefined {
-    const row = table.image[model];
+    const row = own(table.image, model);
     if (!row) return undefined;
-    return (resolution ? row[resolution] : undefined) ?? row.default ?? row["1K"];
+    return own(row, resolution) ?? row.default ?? row["1K"];
   }
   return {
     table,
@@ -53,7 +58,7 @@ export function createPrices(table: PriceTable) {
         : { ok: true, unit, credits: unit * count };
     },
     video(model: string, resolution: string, seconds: number): PriceQuote {
-      const unit = table.video[model]?.[resolution.toLowerCase()];
+      const unit = own(own(table.video, model), resolution.toLowerCase());
       return unit === undefined
         ? { ok: false, reason: "no_price" }
         : { ok: true, unit, credits: unit * seconds };
