@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { cpus, loadavg } from "node:os";
@@ -69,6 +69,21 @@ function memoryOf(pid: number): Memory {
   return { rssMb: round(kb("VmRSS") / 1024), hwmMb: round(kb("VmHWM") / 1024) };
 }
 
+/**
+ * What the RSS is made of (/proc/<pid>/smaps_rollup): anonymous memory (the heaps, malloc)
+ * against file-backed pages (node's binary and libraries, shared with every other node
+ * process on the host), and the proportional share (PSS) that counts shared pages once.
+ */
+function breakdownOf(pid: number) {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(rollup)?.[1] ?? 0);
+  return {
+    pss_mb: round(kb("Pss") / 1024),
+    anonymous_mb: round(kb("Anonymous") / 1024),
+    file_backed_mb: round((kb("Rss") - kb("Anonymous")) / 1024),
+  };
+}
+
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -94,7 +109,30 @@ const h = await startHarness({
   },
 });
 const shipped = startCommand();
-const flags = process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? shipped.flags;
+/** BENCH_SNAPSHOTS=<dir>: a heap snapshot of each role there, idle and after its load */
+const snapshotDir = process.env.BENCH_SNAPSHOTS;
+const flags = [
+  ...(process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? shipped.flags),
+  ...(snapshotDir ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${snapshotDir}`] : []),
+];
+
+/** Writes a heap snapshot of `pid` (BENCH_SNAPSHOTS), waiting until the file is complete. */
+async function snapshot(pid: number): Promise<void> {
+  if (!snapshotDir) return;
+  const before = new Set(readdirSync(snapshotDir));
+  process.kill(pid, "SIGUSR2");
+  // the process writes it synchronously, then answers again
+  for (let i = 0; i < 600; i++) {
+    await sleep(500);
+    const written = readdirSync(snapshotDir).filter((f) => !before.has(f) && f.endsWith(".heapsnapshot"));
+    if (written.length > 0 && memoryOf(pid).rssMb > 0) {
+      const size = () => statSync(`${snapshotDir}/${written[0]}`).size;
+      const first = size();
+      await sleep(1_000);
+      if (size() === first) return;
+    }
+  }
+}
 const children = new Set<ChildProcess>();
 
 /** `node <start flags> dist/main.js` in the role asked; resolves once it logged its start. */
@@ -139,7 +177,7 @@ async function idle(pid: number) {
     samples.push(memoryOf(pid));
     await sleep(1_000);
   }
-  return { rss_mb: median(samples.map((s) => s.rssMb)), hwm_mb: memoryOf(pid).hwmMb };
+  return { rss_mb: median(samples.map((s) => s.rssMb)), hwm_mb: memoryOf(pid).hwmMb, ...breakdownOf(pid) };
 }
 
 /** Samples `pid` every `everyMs` while `work` runs: the baseline before, the highest RSS seen during. */
@@ -195,6 +233,7 @@ try {
   for (const role of ["web", "worker", "all"] as const) {
     const { child, url } = await spawnRole(role, role === "worker" ? 0 : webPort);
     idleRss[role] = { ...(await idle(child.pid!)), ...(await heapOf(url)) };
+    await snapshot(child.pid!);
     await stopChild(child);
   }
   result.idle = idleRss;
@@ -223,6 +262,7 @@ try {
   const updateSeconds = (Date.now() - t0) / 1000;
   const warm = updateSamples.slice(Math.floor(updateSamples.length / 3));
   const webAfter = memoryOf(webPid);
+  await snapshot(webPid);
   result.web_updates = {
     updates: sent,
     users: updateUsers,
@@ -230,6 +270,7 @@ try {
     refused: h.tg.deliveries.filter((d) => d.status !== 200).length,
     rss_mb_after: webAfter.rssMb,
     hwm_mb: webAfter.hwmMb,
+    ...breakdownOf(webPid),
     heap_after: await heapOf(webUrl),
     samples: updateSamples,
     slope_mb_per_1000_updates_after_warmup: round(
@@ -267,6 +308,7 @@ try {
   await sampler;
   const generationSeconds = (Date.now() - g0) / 1000;
   const workerAfter = memoryOf(workerPid);
+  await snapshot(workerPid);
   const made = await delivered();
   const warmGen = generationSamples.filter((s) => s.delivered >= made / 3);
   result.worker_generations = {
@@ -274,6 +316,7 @@ try {
     seconds: round(generationSeconds),
     rss_mb_after: workerAfter.rssMb,
     hwm_mb: workerAfter.hwmMb,
+    ...breakdownOf(workerPid),
     heap_after: await heapOf(workerUrl),
     samples: generationSamples.filter((_, i) => i % 5 === 0),
     slope_mb_per_100_generations_after_warmup: round(

@@ -1,6 +1,7 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Executor } from "../db/client";
+import { preparedQuery } from "../db/prepared-statements";
 import { creditAccounts, type EntryKind, holds, ledgerEntries } from "../db/schema";
 
 /**
@@ -152,9 +153,24 @@ async function findHold(ex: Executor, holdKey: string) {
   return row;
 }
 
+const accountQuery = preparedQuery((db) =>
+  db
+    .select({ available: creditAccounts.available, held: creditAccounts.held })
+    .from(creditAccounts)
+    .where(eq(creditAccounts.userId, sql.placeholder("id")))
+    .prepare("credit_account"),
+);
+
 export function createLedger(db: Database) {
+  /** The balance; read in `ex` when it is a transaction (that transaction's view). */
   async function account(id: number, ex: Executor = db): Promise<Account> {
-    const [row] = await ex.select().from(creditAccounts).where(eq(creditAccounts.userId, id));
+    const [row] =
+      ex === db
+        ? await accountQuery(db).execute({ id })
+        : await ex
+            .select({ available: creditAccounts.available, held: creditAccounts.held })
+            .from(creditAccounts)
+            .where(eq(creditAccounts.userId, id));
     return { userId: id, available: row?.available ?? 0, held: row?.held ?? 0 };
   }
 

@@ -1,5 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
-import type { Executor } from "../db/client";
+import type { Database } from "../db/client";
+import { preparedQuery } from "../db/prepared-statements";
 import { type EntryKind, generations, holds, ledgerEntries } from "../db/schema";
 import { purchaseRefundKey } from "./entry-keys";
 import type { EntryLabel } from "./entry-labels";
@@ -74,12 +75,8 @@ export function describeEntry(e: EntryRow): EntryView {
 /** A generation's hold key is `gen-<its id>` (generations/create.ts): its id, found by primary key; null for any other hold. */
 const generationOfHold = sql`case when ${holds.key} ~ '^gen-[0-9a-f-]{36}$' then substring(${holds.key} from 5)::uuid end`;
 
-/**
- * The user's latest ledger entries as recorded, newest first (an admin's /user
- * shows them so), each with the request its hold was for, when there is one.
- */
-export async function latestEntries(ex: Executor, userId: number, limit: number) {
-  const rows = await ex
+const latestQuery = preparedQuery((db) =>
+  db
     .select({
       kind: ledgerEntries.kind,
       key: ledgerEntries.key,
@@ -94,9 +91,18 @@ export async function latestEntries(ex: Executor, userId: number, limit: number)
     .from(ledgerEntries)
     .leftJoin(holds, eq(holds.id, ledgerEntries.holdId))
     .leftJoin(generations, eq(generations.id, generationOfHold))
-    .where(eq(ledgerEntries.userId, userId))
+    .where(eq(ledgerEntries.userId, sql.placeholder("userId")))
     .orderBy(desc(ledgerEntries.id))
-    .limit(limit);
+    .limit(sql.placeholder("limit"))
+    .prepare("latest_entries"),
+);
+
+/**
+ * The user's latest ledger entries as recorded, newest first (an admin's /user
+ * shows them so), each with the request its hold was for, when there is one.
+ */
+export async function latestEntries(db: Database, userId: number, limit: number) {
+  const rows = await latestQuery(db).execute({ userId, limit });
   return rows.map(({ requestId, operation, params, ...entry }) => ({
     ...entry,
     request: requestId && operation && params ? { id: requestId, operation, params } : null,
@@ -104,6 +110,6 @@ export async function latestEntries(ex: Executor, userId: number, limit: number)
 }
 
 /** The user's latest ledger entries as the user reads them, newest first. */
-export async function recentEntries(ex: Executor, userId: number, limit: number): Promise<EntryView[]> {
-  return (await latestEntries(ex, userId, limit)).map(describeEntry);
+export async function recentEntries(db: Database, userId: number, limit: number): Promise<EntryView[]> {
+  return (await latestEntries(db, userId, limit)).map(describeEntry);
 }

@@ -1,4 +1,5 @@
 import type { Sql } from "postgres";
+import type { Database } from "./client";
 
 /**
  * The postgres.js client as drizzle should use it: every statement prepared.
@@ -38,4 +39,23 @@ export function preparingClient<T extends Sql>(sql: T): T {
       return value;
     },
   });
+}
+
+/**
+ * A query drizzle turns into SQL once per database and then runs with its
+ * placeholders filled (`sql.placeholder`). Built anew, drizzle builds a query's
+ * SQL on every run: on the webhook's path that was a quarter of everything an
+ * update allocated (bench/updates under an allocation profile), and its
+ * garbage collection a fifth of the CPU.
+ */
+export function preparedQuery<Q>(build: (db: Database) => Q): (db: Database) => Q {
+  const built = new WeakMap<Database, Q>();
+  return (db) => {
+    let query = built.get(db);
+    if (query === undefined) {
+      query = build(db);
+      built.set(db, query);
+    }
+    return query;
+  };
 }
