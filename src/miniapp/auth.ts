@@ -1,4 +1,3 @@
-import { parse, validate } from "@tma.js/init-data-node";
 import { authScheme } from "./contract";
 
 /**
@@ -26,13 +25,21 @@ function initDataOf(header: string | undefined): string | undefined {
 }
 
 /**
+ * @tma.js/init-data-node, with valibot beneath it, is loaded at the first Mini App
+ * call: about 3 MB of heap that a web process serving only the chat never holds.
+ */
+let initDataLibrary: Promise<typeof import("@tma.js/init-data-node")> | undefined;
+
+/**
  * The caller of a request, when its initData is signed with the bot token
  * (checked by @tma.js/init-data-node, not by hand), fresh, and names a user
  * who is not a bot; undefined for anything else.
  */
-export function callerOf(header: string | undefined, botToken: string): AppCaller | undefined {
+export async function callerOf(header: string | undefined, botToken: string): Promise<AppCaller | undefined> {
   const initData = initDataOf(header);
   if (!initData || initData.length > 8192) return undefined;
+  initDataLibrary ??= import("@tma.js/init-data-node");
+  const { parse, validate } = await initDataLibrary;
   try {
     validate(initData, botToken, { expiresIn: initDataMaxAgeSeconds });
     const user = parse(initData).user;

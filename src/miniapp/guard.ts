@@ -41,7 +41,7 @@ export interface GuardDeps {
  */
 export function callerGuard(deps: GuardDeps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const caller = callerOf(c.req.header("authorization"), deps.botToken);
+    const caller = await callerOf(c.req.header("authorization"), deps.botToken);
     if (!caller) return fail(c, { error: "unauthorized" });
     const known = await deps.users.get(caller.id);
     const account = await deps.users.touch(

@@ -164,22 +164,30 @@ export async function startHarness(options: HarnessOptions = {}) {
 
   /**
    * Starts a runtime in a child process on the same clock, to kill it for real.
-   * `extraEnv` picks its role (ROLE), a fault point (MSB_FAULT_POINT), and so on.
+   * `extraEnv` picks its role (ROLE), a fault point (MSB_FAULT_POINT), and so on;
+   * `nodeFlags` are node's own (a bench passes npm start's).
    */
-  async function spawnRuntime(extraEnv: Record<string, string>): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ["--import", "tsx", "test/support/worker-process.ts"], {
-      env: {
-        ...process.env,
-        ...env,
-        ...extraEnv,
-        CLOCK_FACTOR: String(clockFactor),
-        CLOCK_ORIGIN: String(clockOrigin),
-        RUNTIME_TIMING: JSON.stringify(timing),
-        RUNTIME_POLICY: JSON.stringify(options.policy ?? {}),
-        MEDIA_RETRY_BASE_MS: "20",
+  async function spawnRuntime(
+    extraEnv: Record<string, string>,
+    nodeFlags: readonly string[] = [],
+  ): Promise<ChildProcess> {
+    const child = spawn(
+      process.execPath,
+      [...nodeFlags, "--import", "tsx", "test/support/worker-process.ts"],
+      {
+        env: {
+          ...process.env,
+          ...env,
+          ...extraEnv,
+          CLOCK_FACTOR: String(clockFactor),
+          CLOCK_ORIGIN: String(clockOrigin),
+          RUNTIME_TIMING: JSON.stringify(timing),
+          RUNTIME_POLICY: JSON.stringify(options.policy ?? {}),
+          MEDIA_RETRY_BASE_MS: "20",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
       },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    );
     let errTail = "";
     child.stderr?.on("data", (chunk: Buffer) => {
       process.stderr.write(chunk);
