@@ -34,12 +34,14 @@ EXPOSE 8080
 STOPSIGNAL SIGTERM
 # The same settings as `npm start` (docs/operations.md, "Memory"). V8 lets the old generation grow
 # to 4x the live heap before a full GC when its ceiling is the machine-sized default;
-# with a 256 MB ceiling it grows by ~1.3x instead (the live heap is ~35-55 MB), and
-# 8 MB semi-spaces (16 by default) keep the young generation small. Two malloc arenas
-# (glibc makes up to 8 per core) keep what node's threads freed from staying resident.
+# under a 160 MB ceiling it stays close to the live heap (~35-55 MB). 4 MB semi-spaces
+# (16 by default) keep the young generation small, and --no-maglev leaves out V8's
+# middle compiler (its code and compile memory, ~9 MB on the web role under load; hot code
+# is still optimized by TurboFan). Two malloc arenas (glibc makes up to 8 per core) keep
+# what node's threads freed from staying resident.
 # No --enable-source-maps: it keeps the map of every loaded module that has one in
 # memory (ours, and drizzle-orm's), 5-10 MB per process; NODE_OPTIONS=--enable-source-maps
 # gives stack traces in terms of src/ where that is worth it.
 # --expose-gc: large relays ask for a minor GC every 4 MB (src/lib/release-chunks.ts).
 ENV MALLOC_ARENA_MAX=2
-CMD ["node", "--expose-gc", "--max-old-space-size=256", "--max-semi-space-size=8", "dist/main.js"]
+CMD ["node", "--expose-gc", "--max-old-space-size=160", "--max-semi-space-size=4", "--no-maglev", "dist/main.js"]

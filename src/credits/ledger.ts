@@ -153,7 +153,7 @@ async function findHold(ex: Executor, holdKey: string) {
   return row;
 }
 
-const accountQuery = preparedQuery((db) =>
+const accountQuery = preparedQuery((db: Database) =>
   db
     .select({ available: creditAccounts.available, held: creditAccounts.held })
     .from(creditAccounts)

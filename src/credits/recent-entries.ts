@@ -75,7 +75,7 @@ export function describeEntry(e: EntryRow): EntryView {
 /** A generation's hold key is `gen-<its id>` (generations/create.ts): its id, found by primary key; null for any other hold. */
 const generationOfHold = sql`case when ${holds.key} ~ '^gen-[0-9a-f-]{36}$' then substring(${holds.key} from 5)::uuid end`;
 
-const latestQuery = preparedQuery((db) =>
+const latestQuery = preparedQuery((db: Database) =>
   db
     .select({
       kind: ledgerEntries.kind,

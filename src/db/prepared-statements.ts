@@ -1,5 +1,4 @@
 import type { Sql } from "postgres";
-import type { Database } from "./client";
 
 /**
  * The postgres.js client as drizzle should use it: every statement prepared.
@@ -48,8 +47,8 @@ export function preparingClient<T extends Sql>(sql: T): T {
  * update allocated (bench/updates under an allocation profile), and its
  * garbage collection a fifth of the CPU.
  */
-export function preparedQuery<Q>(build: (db: Database) => Q): (db: Database) => Q {
-  const built = new WeakMap<Database, Q>();
+export function preparedQuery<D extends object, Q>(build: (db: D) => Q): (db: D) => Q {
+  const built = new WeakMap<D, Q>();
   return (db) => {
     let query = built.get(db);
     if (query === undefined) {
