@@ -42,6 +42,6 @@ STOPSIGNAL SIGTERM
 # No --enable-source-maps: it keeps the map of every loaded module that has one in
 # memory (ours, and drizzle-orm's), 5-10 MB per process; NODE_OPTIONS=--enable-source-maps
 # gives stack traces in terms of src/ where that is worth it.
-# --expose-gc: large relays ask for a minor GC every 4 MB (src/lib/release-chunks.ts).
+# --expose-gc: large relays ask for a minor GC every MB (src/lib/release-chunks.ts).
 ENV MALLOC_ARENA_MAX=2
 CMD ["node", "--expose-gc", "--max-old-space-size=160", "--max-semi-space-size=4", "--no-maglev", "dist/main.js"]
