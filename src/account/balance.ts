@@ -18,8 +18,11 @@ export function balanceFeature(deps: {
   /** /balance: available and reserved credits, the latest movements, and where to buy more. */
   balanceFeature.command("balance", async (ctx) => {
     if (!ctx.from) return;
-    const account = await deps.ledger.account(ctx.from.id);
-    const entries = await recentEntries(deps.db, ctx.from.id, balanceEntries);
+    // sent together: one write to Postgres, one wait for both
+    const [account, entries] = await Promise.all([
+      deps.ledger.account(ctx.from.id),
+      recentEntries(deps.db, ctx.from.id, balanceEntries),
+    ]);
     const lines = entries.map((e) =>
       ctx.t("credit-line", {
         when: e.at.toISOString().slice(0, 16).replace("T", " "),
