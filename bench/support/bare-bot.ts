@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import { createLedger } from "../../src/credits/ledger";
 import { recentEntries } from "../../src/credits/recent-entries";
 import { openDatabase } from "../../src/db/client";
+import { statementsSent } from "../../src/db/prepared-statements";
 
 /**
  * The bench's reference: a bare grammY bot in webhook mode, nothing but the
@@ -34,6 +35,8 @@ bot.command("balance", async (ctx) => {
 await bot.init();
 const app = new Hono();
 app.post("/telegram", webhookCallback(bot, "hono", { secretToken: process.env.TELEGRAM_WEBHOOK_SECRET! }));
+// the bench counts statements the way the bot's /metrics reports them
+app.get("/metrics", (c) => c.text(`msb_db_statements_total ${statementsSent()}\n`));
 serve({ fetch: app.fetch, port: Number(process.env.PORT), hostname: "127.0.0.1" }, () => {
   process.stdout.write("bare ready\n");
 });

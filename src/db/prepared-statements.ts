@@ -1,5 +1,16 @@
 import type { Sql } from "postgres";
 
+let statements = 0;
+
+/**
+ * Statements this process sent to Postgres through drizzle, every one of them
+ * (transactions' BEGIN and COMMIT aside): each is a round trip, unless it went
+ * out pipelined behind another on the same connection. Counted here, where they
+ * all pass, rather than read from pg_stat_database, which a busy backend
+ * updates only every few seconds.
+ */
+export const statementsSent = (): number => statements;
+
 /**
  * The postgres.js client as drizzle should use it: every statement prepared.
  *
@@ -21,8 +32,10 @@ export function preparingClient<T extends Sql>(sql: T): T {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
       if (property === "unsafe") {
-        return (text: string, params?: unknown[], options?: Record<string, unknown>) =>
-          Reflect.apply(value, target, [text, params, { ...options, prepare: true }]);
+        return (text: string, params?: unknown[], options?: Record<string, unknown>) => {
+          statements += 1;
+          return Reflect.apply(value, target, [text, params, { ...options, prepare: true }]);
+        };
       }
       if (property === "begin" || property === "savepoint") {
         // (options?, callback): the callback receives the scoped client

@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { statementsSent } from "../db/prepared-statements";
 
 /** What the gauges read at scrape time; every process reports the same figures (a panel takes their max). */
 export interface MetricsSources {
@@ -180,6 +181,15 @@ export function createMetrics(sources?: MetricsSources) {
     labelNames: ["method", "route", "status"],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     registers: [registry],
+  });
+  new Counter({
+    name: "msb_db_statements_total",
+    help: "Statements this process sent to Postgres (each a round trip unless pipelined behind another)",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(statementsSent());
+    },
   });
   collectDefaultMetrics({ register: registry, prefix: "msb_" });
   return {
