@@ -21,7 +21,7 @@ import { startCommand } from "./support/start-flags";
  * up once (/start, then BENCH_WARM_UP (4) /balance per user), then take turns
  * over BENCH_ROUNDS phases (9) of BENCH_PER_USER (4) /balance per user; the
  * ratio is the median of the phases' ratios.
- * Target: bot ≥ 0.5 × the bare bot of the same shape.
+ * Target (issue 39): bot ≥ 0.5 × the bare bot that replies a fixed text.
  * Run `npm run bench:updates` (builds first).
  */
 const users = Number(process.env.BENCH_USERS ?? 500);
@@ -302,6 +302,7 @@ const typical = (name: ContenderName): Result | undefined => {
   );
 };
 const ratioToSame = toSame.length > 0 ? Number(median(toSame).toFixed(2)) : null;
+const ratioToFixed = toFixed.length > 0 ? Number(median(toFixed).toFixed(2)) : null;
 report("updates", {
   bench: "updates",
   node: process.version,
@@ -311,12 +312,12 @@ report("updates", {
   rounds,
   results: chosen.flatMap((name) => typical(name) ?? []),
   ratio_to_same_shape: ratioToSame,
-  ratio_to_fixed_text: toFixed.length > 0 ? Number(median(toFixed).toFixed(2)) : null,
+  ratio_to_fixed_text: ratioToFixed,
   ratios_by_round: { to_same_shape: toSame, to_fixed_text: toFixed },
   rates_by_round: Object.fromEntries(
     chosen.map((name) => [name, byRound.map((r) => r[name]?.updates_per_second ?? null)]),
   ),
-  target: { ratio_to_same_shape: 0.5 },
-  met: (ratioToSame ?? 0) >= 0.5,
+  target: { ratio_to_fixed_text: 0.5 },
+  met: (ratioToFixed ?? 0) >= 0.5,
 });
 process.exit(0);
