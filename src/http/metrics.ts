@@ -15,10 +15,12 @@ export interface MetricsSources {
   lastAudit(): Promise<{ at: number; violations: number } | undefined>;
 }
 
-/** prom-client metrics; gauges are read from Postgres and Redis at scrape time. */
-export function createMetrics(sources?: MetricsSources) {
-  const registry = new Registry();
-  /** a gauge by one label, set from a record read at scrape time */
+/**
+ * What is read when Prometheus scrapes rather than counted as it happens: the
+ * gauges read from Postgres and Redis (`sources`), this process's readiness and
+ * the statements it sent to Postgres.
+ */
+function scrapedFigures(registry: Registry, sources: MetricsSources | undefined) {
   const gaugeBy = (
     name: string,
     help: string,
@@ -93,6 +95,29 @@ export function createMetrics(sources?: MetricsSources) {
   gaugeWhenKnown("msb_ready", "1 when this process's /readyz answers 200, else 0", async () =>
     readiness ? ((await readiness()) ? 1 : 0) : undefined,
   );
+  new Counter({
+    name: "msb_db_statements_total",
+    help: "Statements this process sent to Postgres (each a round trip unless pipelined behind another)",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(statementsSent());
+    },
+  });
+  return {
+    generations,
+    queueDepth,
+    /** `msb_ready` asks `probe` at each scrape: the same checks as /readyz (set where /readyz is served) */
+    watchReadiness(probe: () => Promise<boolean>) {
+      readiness = probe;
+    },
+  };
+}
+
+/** prom-client metrics; gauges are read from Postgres and Redis at scrape time. */
+export function createMetrics(sources?: MetricsSources) {
+  const registry = new Registry();
+  const scraped = scrapedFigures(registry, sources);
   const serviceErrors = new Counter({
     name: "msb_media_service_errors_total",
     help: "Errors from the media service by kind",
@@ -182,20 +207,11 @@ export function createMetrics(sources?: MetricsSources) {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     registers: [registry],
   });
-  new Counter({
-    name: "msb_db_statements_total",
-    help: "Statements this process sent to Postgres (each a round trip unless pipelined behind another)",
-    registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(statementsSent());
-    },
-  });
   collectDefaultMetrics({ register: registry, prefix: "msb_" });
   return {
     registry,
-    generations,
-    queueDepth,
+    generations: scraped.generations,
+    queueDepth: scraped.queueDepth,
     serviceErrors,
     serviceSeconds,
     serviceCredits,
@@ -210,10 +226,7 @@ export function createMetrics(sources?: MetricsSources) {
     confirmToDelivered,
     httpRequests,
     httpSeconds,
-    /** `msb_ready` asks `probe` at each scrape: the same checks as /readyz (set where /readyz is served) */
-    watchReadiness(probe: () => Promise<boolean>) {
-      readiness = probe;
-    },
+    watchReadiness: scraped.watchReadiness,
   };
 }
 export type Metrics = ReturnType<typeof createMetrics>;

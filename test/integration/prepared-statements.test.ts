@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Executor } from "../../src/db/client";
+import { preparedQuery, statementsSent } from "../../src/db/prepared-statements";
 import { rowsOf } from "../../src/db/raw-rows";
+import { createMetrics } from "../../src/http/metrics";
 import { createTestDatabase, type TestDatabase } from "../support/db";
 
 /** The statements the executor's connection keeps prepared (named ones only: an unprepared query leaves none). */
@@ -47,5 +49,29 @@ describe("drizzle's statements are prepared (one round trip each once a connecti
     await read();
     await database.db.execute(sql`alter table shape_changes add column b text default 'x'`);
     expect(rowsOf<{ b: string }>(await read())[0]?.b).toBe("x");
+  });
+
+  test("every statement sent is counted, and /metrics reports the count", async () => {
+    const before = statementsSent();
+    await database.db.execute(sql`select 1 as one`);
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`select ${2}::int as two`);
+    });
+    expect(statementsSent() - before).toBe(2);
+    const text = await createMetrics().registry.getSingleMetricAsString("msb_db_statements_total");
+    expect(text).toContain(`msb_db_statements_total ${statementsSent()}`);
+  });
+
+  test("a prepared query is built once per database", () => {
+    const built: object[] = [];
+    const query = preparedQuery((db: object) => {
+      built.push(db);
+      return { for: db };
+    });
+    const first = {};
+    const second = {};
+    expect(query(first)).toBe(query(first));
+    expect(query(second).for).toBe(second);
+    expect(built).toEqual([first, second]);
   });
 });
