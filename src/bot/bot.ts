@@ -1,3 +1,4 @@
+import "./eager-branch";
 import { Bot, Composer, type Transformer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { i18n } from "../i18n/i18n";
