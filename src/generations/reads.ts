@@ -1,22 +1,43 @@
 import { and, asc, desc, eq, inArray, isNull, lt, notInArray, or, sql } from "drizzle-orm";
-import type { Executor } from "../db/client";
+import type { Database, Executor } from "../db/client";
+import { preparedQuery } from "../db/prepared-statements";
 import { generations } from "../db/schema";
 import type { GenerationsContext } from "./context";
 import { type GenerationParams, generationParams, type Operation } from "./params";
 import { endedBadly, notAtRest } from "./states";
 import type { Generation } from "./types";
 
+// every step of every request reads its generation, some more than once: built once
+const byIdQuery = preparedQuery((db: Database) =>
+  db
+    .select()
+    .from(generations)
+    .where(eq(generations.id, sql.placeholder("id")))
+    .prepare("generation_by_id"),
+);
+const byTaskIdQuery = preparedQuery((db: Database) =>
+  db
+    .select()
+    .from(generations)
+    .where(eq(generations.taskId, sql.placeholder("taskId")))
+    .prepare("generation_by_task_id"),
+);
+
 /** Reads of generations, for the steps, the UI and the metrics. */
 export function generationReads(ctx: Pick<GenerationsContext, "db">) {
   const { db } = ctx;
 
+  /** The generation; read in `ex` when it is a transaction (that transaction's view). */
   async function get(id: string, ex: Executor = db): Promise<Generation | null> {
-    const [row] = await ex.select().from(generations).where(eq(generations.id, id));
+    const [row] =
+      ex === db
+        ? await byIdQuery(db).execute({ id })
+        : await ex.select().from(generations).where(eq(generations.id, id));
     return row ?? null;
   }
 
   async function byTaskId(taskId: string): Promise<Generation | null> {
-    const [row] = await db.select().from(generations).where(eq(generations.taskId, taskId));
+    const [row] = await byTaskIdQuery(db).execute({ taskId });
     return row ?? null;
   }
 
