@@ -165,29 +165,31 @@ export async function startHarness(options: HarnessOptions = {}) {
   /**
    * Starts a runtime in a child process on the same clock, to kill it for real.
    * `extraEnv` picks its role (ROLE), a fault point (MSB_FAULT_POINT), and so on;
-   * `nodeFlags` are node's own (a bench passes npm start's).
+   * `nodeFlags` are node's own (a bench passes npm start's). `from: "build"` runs the
+   * built bundle as npm start does (`npm run build` first): it takes the environment
+   * alone, on the real clock and the default timing, and is ready once it logs its
+   * start (LOG_LEVEL info or lower).
    */
   async function spawnRuntime(
     extraEnv: Record<string, string>,
     nodeFlags: readonly string[] = [],
+    from: "source" | "build" = "source",
   ): Promise<ChildProcess> {
-    const child = spawn(
-      process.execPath,
-      [...nodeFlags, "--import", "tsx", "test/support/worker-process.ts"],
-      {
-        env: {
-          ...process.env,
-          ...env,
-          ...extraEnv,
-          CLOCK_FACTOR: String(clockFactor),
-          CLOCK_ORIGIN: String(clockOrigin),
-          RUNTIME_TIMING: JSON.stringify(timing),
-          RUNTIME_POLICY: JSON.stringify(options.policy ?? {}),
-          MEDIA_RETRY_BASE_MS: "20",
-        },
-        stdio: ["ignore", "pipe", "pipe"],
+    const entry = from === "build" ? ["dist/main.js"] : ["--import", "tsx", "test/support/worker-process.ts"];
+    const readyLine = from === "build" ? "media studio bot started" : "runtime ready";
+    const child = spawn(process.execPath, [...nodeFlags, ...entry], {
+      env: {
+        ...process.env,
+        ...env,
+        ...extraEnv,
+        CLOCK_FACTOR: String(clockFactor),
+        CLOCK_ORIGIN: String(clockOrigin),
+        RUNTIME_TIMING: JSON.stringify(timing),
+        RUNTIME_POLICY: JSON.stringify(options.policy ?? {}),
+        MEDIA_RETRY_BASE_MS: "20",
       },
-    );
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let errTail = "";
     child.stderr?.on("data", (chunk: Buffer) => {
       process.stderr.write(chunk);
@@ -197,10 +199,15 @@ export async function startHarness(options: HarnessOptions = {}) {
     child.once("exit", () => children.delete(child));
     await new Promise<void>((resolve, reject) => {
       let out = "";
-      child.stdout?.on("data", (chunk: Buffer) => {
+      const watch = (chunk: Buffer) => {
         out += chunk.toString();
-        if (out.includes("runtime ready")) resolve();
-      });
+        if (!out.includes(readyLine)) return;
+        // from here on its output is only drained
+        child.stdout?.off("data", watch);
+        child.stdout?.resume();
+        resolve();
+      };
+      child.stdout?.on("data", watch);
       child.once("exit", (code) => reject(new Error(`runtime exited early (${code}): ${errTail.trim()}`)));
     });
     return child;
