@@ -14,6 +14,10 @@ type Side<C extends Context> = Middleware<C> | Middleware<C>[];
  * It replaces the method on grammY's Composer itself (grammY builds its inner composers
  * with its own class, so a subclass would miss them); importing this module is enough.
  */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
+}
+
 function eagerBranch<C extends Context>(
   this: Composer<C>,
   predicate: (ctx: C) => boolean | Promise<boolean>,
@@ -23,9 +27,10 @@ function eagerBranch<C extends Context>(
   const yes: MiddlewareFn<C> = new Composer<C>(...[trueMiddleware].flat()).middleware();
   const no: MiddlewareFn<C> = new Composer<C>(...[falseMiddleware].flat()).middleware();
   return this.use((ctx, next) => {
-    const chosen = predicate(ctx);
-    if (typeof chosen === "boolean") return (chosen ? yes : no)(ctx, next);
-    return chosen.then((ok) => (ok ? yes : no)(ctx, next));
+    // as grammY's `await predicate(ctx)`: a plugin's predicate may answer any truthy value, or a thenable
+    const chosen: unknown = predicate(ctx);
+    if (isThenable(chosen)) return Promise.resolve(chosen).then((ok) => (ok ? yes : no)(ctx, next));
+    return (chosen ? yes : no)(ctx, next);
   });
 }
 

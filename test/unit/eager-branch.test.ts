@@ -66,6 +66,25 @@ describe("eager branch", () => {
     expect(seen).toEqual(["kept"]);
   });
 
+  test("a predicate answering other truthy or falsy values, or a thenable, decides as grammY's await would", async () => {
+    const seen: string[] = [];
+    const c = new Composer<Context>();
+    const loose = (ctx: Context) => ctx.message?.text as unknown as boolean;
+    c.filter(loose, (ctx) => {
+      seen.push(`text ${ctx.message?.text}`);
+    });
+    const thenable = (ctx: Context) =>
+      ({
+        then: (resolve: (v: boolean) => void) => resolve(ctx.message?.text === ""),
+      }) as unknown as Promise<boolean>;
+    c.filter(thenable, () => {
+      seen.push("empty");
+    });
+    expect(await run(c, text("hi"))).toBe(false);
+    expect(await run(c, text(""))).toBe(false);
+    expect(seen).toEqual(["text hi", "empty"]);
+  });
+
   test("handlers added to a filter's composer after it was registered take part", async () => {
     const seen: string[] = [];
     const c = new Composer<Context>();
