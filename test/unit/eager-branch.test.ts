@@ -75,6 +75,7 @@ describe("eager branch", () => {
     });
     const thenable = (ctx: Context) =>
       ({
+        // biome-ignore lint/suspicious/noThenProperty: a thenable that is no Promise, as a plugin may answer
         then: (resolve: (v: boolean) => void) => resolve(ctx.message?.text === ""),
       }) as unknown as Promise<boolean>;
     c.filter(thenable, () => {
