@@ -7,6 +7,7 @@ const statusOf: Record<ApiError["error"], ContentfulStatusCode> = {
   invalid: 400,
   unauthorized: 401,
   banned: 403,
+  draft_refused: 403,
   not_found: 404,
   rate_limited: 429,
   insufficient: 409,

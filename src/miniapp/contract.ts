@@ -39,11 +39,16 @@ export const packSchema = z.object({
 });
 export type Pack = z.infer<typeof packSchema>;
 
-/** Every error answer: 400 invalid, 401 unauthorized, 403 banned, 404 not_found, 409 the rest, 429 rate_limited. */
+/**
+ * Every error answer: 400 invalid, 401 unauthorized, 403 banned or draft_refused,
+ * 404 not_found, 409 the rest, 429 rate_limited.
+ */
 export const errorCodes = [
   "invalid",
   "unauthorized",
   "banned",
+  /** POST /generate: the draft was not issued to this caller (forged, another user's, or from before a change of secret) */
+  "draft_refused",
   "not_found",
   "rate_limited",
   "insufficient",
@@ -255,6 +260,8 @@ export const composerResponse = z.object({
   promptMaxLength: count,
   /** the longest dubbing source, as in the chat (longer than 5 minutes, it is dubbed in parts) */
   dubMaxMinutes: count,
+  /** a new draft for the composer's Confirm (see generateRequestSchema) */
+  draft: z.string(),
 });
 export type ComposerResponse = z.infer<typeof composerResponse>;
 export type StartOptions = ComposerResponse["start"];
@@ -268,9 +275,24 @@ export const uploadResponse = z.object({
 });
 export type UploadResponse = z.infer<typeof uploadResponse>;
 
-/** POST /generate: `key` is made by the page per press of Confirm; the same key twice makes one generation. */
+/**
+ * POST /drafts: a new draft, for a deliberate new request ("Make another"). A
+ * draft is issued by the server to one user (GET /composer gives one too) and
+ * spends at most once: see generateRequestSchema.
+ */
+export const draftResponse = z.object({ draft: z.string() });
+export type DraftResponse = z.infer<typeof draftResponse>;
+
+/**
+ * POST /generate: the request of one draft. The draft is the generation's key:
+ * the first call makes it; every later call with the same draft, whatever its
+ * request, answers that same generation (`created` false) and holds nothing.
+ * A draft not issued to the caller is refused (403 draft_refused). A page of
+ * before drafts sends `key` without `draft`: refused as invalid (400), so that
+ * it is reloaded rather than spending once per press.
+ */
 export const generateRequestSchema = z.object({
-  key: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "key: 8-64 characters of A-Z, a-z, 0-9, _ or -"),
+  draft: z.string({ error: "a draft from GET /composer or POST /drafts is required" }).min(1).max(200),
   request: composeRequestSchema,
   /** the price the user saw; when prices changed since, nothing is made (409 price_changed) */
   expectedPrice: count.optional(),
@@ -278,13 +300,31 @@ export const generateRequestSchema = z.object({
 export type GenerateRequest = z.input<typeof generateRequestSchema>;
 export const generateResponse = z.object({
   id: z.string(),
-  /** false: this key had made it already (a second press) */
+  /** false: this draft had made it already (a second press) */
   created: z.boolean(),
   price: count,
   /** the caller's balance with this request's credits held */
   balance: balanceSchema,
 });
 export type GenerateResponse = z.infer<typeof generateResponse>;
+
+/**
+ * GET /generations/:id: where one of the caller's requests is, as its status
+ * message in the chat says it. `phase`: queued (waiting its turn), generating
+ * (the service works on it, or it is being sent), done (delivered), ended
+ * (failed, refused, expired or cancelled: `text` says why and what came back).
+ */
+export const requestPhases = ["queued", "generating", "done", "ended"] as const;
+export const requestStatusResponse = z.object({
+  id: z.string(),
+  phase: z.enum(requestPhases),
+  /** the chat's status words for it, in the user's language */
+  text: z.string(),
+  /** done with files: the result to open (GET /results/:id) */
+  resultId: z.string().nullable(),
+  balance: balanceSchema,
+});
+export type RequestStatusResponse = z.infer<typeof requestStatusResponse>;
 
 /** GET /results/:id/preset?action=…&picture=N: the composer set as the chat's buttons under a result set it. */
 export const presetActions = ["again", "edit", "upscale"] as const;

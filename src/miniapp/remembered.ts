@@ -31,7 +31,7 @@ export async function composerStart(
   deps: RememberedDeps,
   userId: number,
   language: string,
-): Promise<ComposerResponse> {
+): Promise<Omit<ComposerResponse, "draft">> {
   let stored: Partial<Record<Operation, StoredOptions>> = {};
   try {
     stored = await deps.preferences.all(userId);

@@ -57,9 +57,10 @@ describe("the Mini App's API", () => {
   }
 
   /** A picture made through the app, arrived in the chat; its generation id. */
-  async function madeInApp(user: TestUser, prompt: string, key: string): Promise<string> {
+  async function madeInApp(user: TestUser, prompt: string): Promise<string> {
     const app = appClient(h, user);
-    const made = await app.post<GenerateResponse>("/generate", { key, request: { ...picture, prompt } });
+    const draft = await app.draft();
+    const made = await app.post<GenerateResponse>("/generate", { draft, request: { ...picture, prompt } });
     expect(made.status).toBe(200);
     await user.waitFor((m) => Boolean(m.photo) && (m.caption ?? "").includes(prompt));
     await eventually(async () =>
@@ -94,7 +95,7 @@ describe("the Mini App's API", () => {
     const quote = await app.post<QuoteResponse>("/quote", { request: picture });
     expect(quote.body).toMatchObject({ credits: 4, balance: { available: WELCOME, held: 0 } });
 
-    const id = await madeInApp(user, "a red lighthouse", "press-0001");
+    const id = await madeInApp(user, "a red lighthouse");
     expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: WELCOME - 4, held: 0 });
 
     const gallery = await app.get<GalleryResponse>("/gallery");
@@ -135,7 +136,7 @@ describe("the Mini App's API", () => {
     });
 
     const made = await app.post<GenerateResponse>("/generate", {
-      key: "remember-0001",
+      draft: await app.draft(),
       request: {
         operation: "image",
         model: "alpha-speed",
@@ -182,7 +183,7 @@ describe("the Mini App's API", () => {
     const user = await startedUser(h);
     const app = appClient(h, user);
     const ids: string[] = [];
-    for (const n of [1, 2, 3]) ids.push(await madeInApp(user, `page picture ${n}`, `page-key-${n}`));
+    for (const n of [1, 2, 3]) ids.push(await madeInApp(user, `page picture ${n}`));
     const first = await app.get<GalleryResponse>("/gallery?limit=2");
     expect(first.body.items.map((i) => i.id)).toEqual([ids[2], ids[1]]);
     expect(first.body.next).toBe(ids[1]);
@@ -196,7 +197,7 @@ describe("the Mini App's API", () => {
   test("presets are the chat's result buttons: again, edit its pictures, ⬆️ 4K with the chat's model", async () => {
     const user = await startedUser(h);
     const app = appClient(h, user);
-    const id = await madeInApp(user, "a green door", "preset-key-1");
+    const id = await madeInApp(user, "a green door");
     const again = await app.get<PresetResponse>(`/results/${id}/preset?action=again`);
     expect(again.body).toEqual({
       operation: "image",
@@ -222,7 +223,7 @@ describe("the Mini App's API", () => {
     const { operation: _op, ...request } = up.body.request as Record<string, unknown>;
     const before = await h.runtime.ledger.account(user.id);
     const made = await app.post<GenerateResponse>("/generate", {
-      key: "upscale-key-1",
+      draft: await app.draft(),
       request: { operation: "edit", ...request },
     });
     expect(made.status).toBe(200);
@@ -236,7 +237,7 @@ describe("the Mini App's API", () => {
   test("send to chat: the result comes again by its file ids, with the result's buttons, at no cost", async () => {
     const user = await startedUser(h);
     const app = appClient(h, user);
-    const id = await madeInApp(user, "a blue kite", "resend-key-1");
+    const id = await madeInApp(user, "a blue kite");
     const g = await h.runtime.generations.get(id);
     const before = await h.runtime.ledger.account(user.id);
     const sent = await app.post(`/results/${id}/resend`);
@@ -261,7 +262,7 @@ describe("the Mini App's API", () => {
     expect((await fetch(uploaded.body.input.url!)).status).toBe(200);
 
     const made = await app.post<GenerateResponse>("/generate", {
-      key: "edit-upload-1",
+      draft: await app.draft(),
       request: {
         operation: "edit",
         prompt: "make it blue",
@@ -287,7 +288,7 @@ describe("the Mini App's API", () => {
     // another user cannot name this upload
     const other = appClient(h, await startedUser(h));
     const stolen = await other.post("/generate", {
-      key: "edit-upload-2",
+      draft: await other.draft(),
       request: {
         operation: "edit",
         prompt: "x",
@@ -349,7 +350,7 @@ describe("the Mini App's API", () => {
     expect(quoted.body.credits).toBe(measured.credits);
 
     const made = await app.post<GenerateResponse>("/generate", {
-      key: "dub-upload-1",
+      draft: await app.draft(),
       request: { operation: "dub", source, targetLanguage: "de" },
     });
     expect(made.status).toBe(200);
@@ -388,7 +389,7 @@ describe("the Mini App's API", () => {
     const quoted = await app.post<QuoteResponse>("/quote", { request: { operation: "dub", source } });
     expect(quoted.body.credits).toBe(parts.credits);
     const made = await app.post<GenerateResponse>("/generate", {
-      key: "dub-long-upload-1",
+      draft: await app.draft(),
       request: { operation: "dub", source, targetLanguage: "de" },
     });
     expect(made.status).toBe(200);
@@ -407,7 +408,7 @@ describe("the Mini App's API", () => {
   test("credits: balance, held and the latest movements; Buy gives an invoice link with /buy's payload and price", async () => {
     const user = await startedUser(h);
     const app = appClient(h, user);
-    await madeInApp(user, "a yellow sun", "credits-key-1");
+    await madeInApp(user, "a yellow sun");
     const credits = await app.get<CreditsResponse>("/credits");
     expect(credits.body.balance).toEqual({ available: WELCOME - 4, held: 0 });
     expect(credits.body.entries.map((e) => e.label)).toEqual(["charge", "hold", "welcome"]);
@@ -434,7 +435,7 @@ describe("the Mini App's API", () => {
 
   test("admins: /stats' numbers as today and per day; broadcasts with their totals; others get 404", async () => {
     const user = await startedUser(h);
-    await madeInApp(user, "an admin's chart", "stats-key-1");
+    await madeInApp(user, "an admin's chart");
     const app = appClient(h, admin);
     const stats = await app.get<StatsResponse>("/admin/stats?days=7");
     expect(stats.status).toBe(200);

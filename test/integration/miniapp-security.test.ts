@@ -18,14 +18,14 @@ const endpoints: Array<{ path: string; json?: unknown }> = [
   { path: "/credits" },
   { path: "/admin/stats" },
   { path: "/quote", json: { request: { operation: "image", model: "nano-core-2", numImages: 1 } } },
-  { path: "/generate", json: { key: "forged-press-1", request: picture } },
+  { path: "/generate", json: { draft: "forged-draft", request: picture } },
   { path: "/buy", json: { packId: "s" } },
 ];
 
 /**
  * Who may do what through the Mini App: only a fresh initData signed with the
  * bot token names a caller; a caller reaches only their own results; a banned
- * user gets the chat's banned answer; a key per press creates one generation.
+ * user gets the chat's banned answer; a draft creates one generation.
  */
 describe("the Mini App's API refuses", () => {
   let h: Harness;
@@ -87,7 +87,10 @@ describe("the Mini App's API refuses", () => {
 
   test("another user's result: 404 to read, preset, send or use it, as one that does not exist", async () => {
     const app = appClient(h, victim);
-    const made = await app.post<GenerateResponse>("/generate", { key: "victim-press-1", request: picture });
+    const made = await app.post<GenerateResponse>("/generate", {
+      draft: await app.draft(),
+      request: picture,
+    });
     expect(made.status).toBe(200);
     const id = made.body.id;
     await eventually(async () =>
@@ -112,7 +115,7 @@ describe("the Mini App's API refuses", () => {
     };
     expect(
       await other.post("/generate", {
-        key: "thief-press-1",
+        draft: await other.draft(),
         request: { ...edit, images: [{ kind: "result", id, picture: 0 }] },
       }),
     ).toEqual(notFound);
@@ -128,16 +131,17 @@ describe("the Mini App's API refuses", () => {
     const app = appClient(h, { id: user.id, language: "fa" });
     const banned = { status: 403, body: { error: "banned", message: translateFor("fa", "banned-notice") } };
     expect(await app.get("/me")).toEqual(banned);
-    expect(await app.post("/generate", { key: "banned-press-1", request: picture })).toEqual(banned);
+    expect(await app.post("/generate", { draft: "banned-draft", request: picture })).toEqual(banned);
     expect(await h.runtime.generations.recent(user.id, 5)).toEqual([]);
     await h.runtime.users.unban(user.id);
     expect((await app.get("/me")).status).toBe(200);
   });
 
-  test("two quick presses with one key: one generation, one charge", async () => {
+  test("two quick presses with one draft: one generation, one charge", async () => {
     const user = await startedUser(h);
     const app = appClient(h, user);
-    const press = () => app.post<GenerateResponse>("/generate", { key: "double-press-1", request: picture });
+    const draft = await app.draft();
+    const press = () => app.post<GenerateResponse>("/generate", { draft, request: picture });
     const [a, b] = await Promise.all([press(), press()]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.body.id).toBe(b.body.id);
@@ -145,7 +149,7 @@ describe("the Mini App's API refuses", () => {
     await eventually(async () =>
       (await h.runtime.generations.get(a.body.id))?.state === "delivered" ? true : undefined,
     );
-    // a third press later, the same key: still the one
+    // a third press later, the same draft: still the one
     const c = await press();
     expect(c.body).toMatchObject({ id: a.body.id, created: false });
     expect(await h.runtime.generations.recent(user.id, 5)).toHaveLength(1);
@@ -178,7 +182,7 @@ describe("the Mini App's API refuses", () => {
     // a valid request padded to a megabyte: refused for its size, not read into memory and parsed
     const pad = "x".repeat(1024 * 1024);
     for (const [path, json] of [
-      ["/generate", { key: "big-press-1", request: picture, pad }],
+      ["/generate", { draft: "big-draft", request: picture, pad }],
       ["/quote", { request: { operation: "image", model: "nano-core-2", numImages: 1 }, pad }],
       ["/buy", { packId: "s", pad }],
     ] as const) {
@@ -195,7 +199,10 @@ describe("the Mini App's API refuses", () => {
   test("presets keep inputs for the caller: they count in the rate limit, so their writes are bounded", async () => {
     const user = await startedUser(h);
     const app = appClient(h, user);
-    const made = await app.post<GenerateResponse>("/generate", { key: "preset-press-1", request: picture });
+    const made = await app.post<GenerateResponse>("/generate", {
+      draft: await app.draft(),
+      request: picture,
+    });
     await eventually(async () =>
       (await h.runtime.generations.get(made.body.id))?.state === "delivered" ? true : undefined,
     );
@@ -204,7 +211,7 @@ describe("the Mini App's API refuses", () => {
       operation: "edit",
       images: [{ kind: "result", id: made.body.id, picture: 0 }],
     };
-    const edited = await app.post<GenerateResponse>("/generate", { key: "preset-press-2", request: edit });
+    const edited = await app.post<GenerateResponse>("/generate", { draft: await app.draft(), request: edit });
     await eventually(async () =>
       (await h.runtime.generations.get(edited.body.id))?.state === "delivered" ? true : undefined,
     );
@@ -222,6 +229,7 @@ describe("the Mini App's API refuses", () => {
   test("random bodies, queries and ids never get a 5xx", async () => {
     // an admin: never rate limited, so every body reaches the checks
     const initData = initDataFor(operator, h.tg.token);
+    const draft = await appClient(h, operator).draft();
     // mostly valid values, so that bodies get past the schema to the checks behind it
     const request = fc.record(
       {
@@ -248,7 +256,7 @@ describe("the Mini App's API refuses", () => {
       {},
     );
     const generate = fc.record({
-      key: fc.oneof(fc.constant("fuzz-key-0001"), fc.string()),
+      draft: fc.oneof(fc.constant(draft), fc.string()),
       request,
       expectedPrice: fc.option(fc.nat(50), { nil: undefined }),
     });

@@ -72,5 +72,11 @@ export function appClient(h: Harness, user: Pick<TestUser, "id"> & { language?: 
       appCall<T>(h, path, { initData: initData(), json }),
     upload: <T = Record<string, unknown>>(path: string, form: FormData) =>
       appCall<T>(h, path, { initData: initData(), body: form }),
+    /** A new draft issued to `user` (POST /drafts), for POST /generate. */
+    async draft(): Promise<string> {
+      const answer = await appCall<{ draft: string }>(h, "/drafts", { initData: initData(), json: {} });
+      if (answer.status !== 200) throw new Error(`POST /drafts answered ${answer.status}`);
+      return answer.body.draft;
+    },
   };
 }

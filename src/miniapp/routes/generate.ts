@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { z } from "zod";
 import type { Ledger } from "../../credits/ledger";
 import { choicePrices } from "../../generations/choice-prices";
 import { telegramDownloadMaxBytes } from "../../generations/inputs";
@@ -10,9 +11,12 @@ import type { Prices } from "../../pricing/prices";
 import { answer, fail, invalid, jsonBody } from "../answers";
 import { composeParams, priceOf } from "../compose";
 import * as contract from "../contract";
+import { draftRequestKey, issueDraft } from "../drafts";
 import { type AppEnv, callerWords, type RouteGuards } from "../guard";
 import type { KeptInputs } from "../inputs";
+import type { LinkSigner } from "../media-links";
 import { composerStart, type RememberedDeps, rememberConfirmed } from "../remembered";
+import { requestStatus } from "../request-status";
 import { type UploadDeps, uploadInput } from "../uploads";
 
 export interface GenerateRoutesDeps extends Omit<UploadDeps, "inputs">, Omit<RememberedDeps, "dubRules"> {
@@ -22,7 +26,11 @@ export interface GenerateRoutesDeps extends Omit<UploadDeps, "inputs">, Omit<Rem
   ledger: Pick<Ledger, "account">;
   t: TranslateFor;
   guards: RouteGuards;
+  /** its secret signs the drafts */
+  signer: Pick<LinkSigner, "signingSecret">;
 }
+
+const uuid = z.uuid();
 
 /** A request the generations refused: the chat's words for why, and the figures the page shows beside them. */
 function refused(c: Context, r: Refusal, t: Translate): Response {
@@ -47,16 +55,25 @@ function refused(c: Context, r: Refusal, t: Translate): Response {
 }
 
 /**
- * Making something: where the composer starts (/composer), its price and its
- * choices' prices (/quote), a file from the device as an input (/uploads), and
- * the request (/generate).
+ * Making something: where the composer starts with its draft (/composer), a
+ * new draft (/drafts), its price and its choices' prices (/quote), a file from
+ * the device as an input (/uploads), the request of a draft (/generate) and
+ * where that request is (/generations/:id).
  */
 export function generateRoutes(deps: GenerateRoutesDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { spends, smallBody } = deps.guards;
 
-  app.get("/composer", async (c) =>
-    answer(c, contract.composerResponse, await composerStart(deps, c.get("caller").id, c.get("language"))),
+  const secret = deps.signer.signingSecret;
+
+  app.get("/composer", async (c) => {
+    const userId = c.get("caller").id;
+    const start = await composerStart(deps, userId, c.get("language"));
+    return answer(c, contract.composerResponse, { ...start, draft: issueDraft(secret, userId) });
+  });
+
+  app.post("/drafts", (c) =>
+    answer(c, contract.draftResponse, { draft: issueDraft(secret, c.get("caller").id) }),
   );
 
   app.post("/quote", smallBody, async (c) => {
@@ -101,6 +118,13 @@ export function generateRoutes(deps: GenerateRoutesDeps): Hono<AppEnv> {
     const body = contract.generateRequestSchema.safeParse(await jsonBody(c));
     if (!body.success) return invalid(c, body.error);
     const userId = c.get("caller").id;
+    // the draft, not the press, is what spends once: its key is the generation's
+    const key = draftRequestKey(secret, userId, body.data.draft);
+    if (!key)
+      return fail(c, {
+        error: "draft_refused",
+        message: "draft: not issued to this user; ask POST /drafts for one",
+      });
     const composed = await composeParams(deps, userId, body.data.request);
     if (!composed.ok)
       return fail(
@@ -111,7 +135,7 @@ export function generateRoutes(deps: GenerateRoutesDeps): Hono<AppEnv> {
       );
     // the chat's confirm, with the user's private chat as where the status and the result go
     const r = await deps.generations.create({
-      key: `app-${userId}-${body.data.key}`,
+      key,
       userId,
       language: c.get("language"),
       chat: { chatId: userId },
@@ -125,6 +149,19 @@ export function generateRoutes(deps: GenerateRoutesDeps): Hono<AppEnv> {
       id: r.generation.id,
       created: r.created,
       price: r.generation.price,
+      balance: { available, held },
+    });
+  });
+
+  app.get("/generations/:id", async (c) => {
+    const userId = c.get("caller").id;
+    const id = c.req.param("id");
+    const g = uuid.safeParse(id).success ? await deps.generations.get(id) : undefined;
+    // another user's request is as unknown as one that does not exist
+    if (!g || g.userId !== userId) return fail(c, { error: "not_found" });
+    const { available, held } = await deps.ledger.account(userId);
+    return answer(c, contract.requestStatusResponse, {
+      ...requestStatus(g, deps.t),
       balance: { available, held },
     });
   });

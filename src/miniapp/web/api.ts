@@ -6,6 +6,7 @@ import type {
   BuyResponse,
   ComposerResponse,
   CreditsResponse,
+  DraftResponse,
   GalleryQuery,
   GalleryResponse,
   GenerateRequest,
@@ -15,6 +16,7 @@ import type {
   PresetResponse,
   QuoteRequest,
   QuoteResponse,
+  RequestStatusResponse,
   ResendResponse,
   ResultResponse,
   StatsResponse,
@@ -77,7 +79,9 @@ export function createApi(initData: string) {
       form.append(uploadFieldName, file);
       return call<UploadResponse>(apiPaths.uploads, { method: "POST", body: form });
     },
+    newDraft: () => post<DraftResponse>(apiPaths.drafts, {}),
     generate: (body: GenerateRequest) => post<GenerateResponse>(apiPaths.generate, body),
+    request: (id: string) => call<RequestStatusResponse>(apiPaths.request(id)),
     credits: () => call<CreditsResponse>(apiPaths.credits),
     buy: (body: BuyRequest) => post<BuyResponse>(apiPaths.buy, body),
     stats: (days: number) => call<StatsResponse>(apiPaths.adminStats + query({ days })),

@@ -137,6 +137,7 @@ export function App({ launch }: { launch: Launch }) {
                 balance={balance}
                 onBalance={setBalance}
                 onBuy={() => setTab("credits")}
+                onOpen={setOpenId}
               />
             </div>
           )}

@@ -6,6 +6,7 @@ import { FilePicker } from "./file-picker";
 import { OperationChips } from "./operation-chips";
 import { DubOptions, ImageOptions, VideoOptions } from "./option-fields";
 import { PromptField } from "./prompt-field";
+import { RequestStatus } from "./request-status";
 import { ErrorLine, Loading, useEnv } from "./shared";
 import { useComposer } from "./use-composer";
 
@@ -13,7 +14,8 @@ import { useComposer } from "./use-composer";
  * The four operations with the chat's options and limits (one catalog), started
  * where the chat's panels start (the remembered options), each choice with its
  * price and the live price from the server's one quote function, files from the
- * device for edit and dubbing, and Confirm.
+ * device for edit and dubbing, and Confirm; once confirmed, the request's
+ * status as the chat shows it, and "Make another".
  */
 export function Composer(props: {
   preset: PresetResponse | undefined;
@@ -21,6 +23,8 @@ export function Composer(props: {
   balance: Balance | undefined;
   onBalance(balance: Balance): void;
   onBuy(): void;
+  /** opens a result (the confirmed request's, once done) */
+  onOpen(resultId: string): void;
 }) {
   const { w } = useEnv();
   const state = useComposer(props);
@@ -85,10 +89,16 @@ export function Composer(props: {
         need={state.need}
         running={state.running}
         canConfirm={state.canConfirm}
+        spent={state.spent !== undefined}
+        renewing={state.renewing}
         onBuy={props.onBuy}
         onConfirm={state.confirm}
+        onAnother={state.makeAnother}
       >
         <ComposeStatus status={state.status} />
+        {state.spent !== undefined && (
+          <RequestStatus id={state.spent} onOpen={props.onOpen} onBalance={props.onBalance} />
+        )}
       </ConfirmBar>
     </section>
   );

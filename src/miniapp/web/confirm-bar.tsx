@@ -5,7 +5,8 @@ import { useEnv } from "./shared";
 
 /**
  * The price with the balance (the chat's summary line, from the page's one
- * balance), what is still missing, a way to buy more when short, and Confirm.
+ * balance), what is still missing, a way to buy more when short, and Confirm;
+ * once the draft spent, no Confirm but "Make another" (a new draft).
  */
 export function ConfirmBar(props: {
   quote: QuoteResponse | undefined;
@@ -15,8 +16,12 @@ export function ConfirmBar(props: {
   need: Key | undefined;
   running: boolean;
   canConfirm: boolean;
+  /** the draft made its request: Confirm is not offered for it again */
+  spent: boolean;
+  renewing: boolean;
   onBuy(): void;
   onConfirm(): void;
+  onAnother(): void;
   /** drawn last, under Confirm */
   children?: ComponentChildren;
 }) {
@@ -49,17 +54,31 @@ export function ConfirmBar(props: {
           {w.t("buy-more")}
         </button>
       )}
-      <button
-        type="button"
-        class="primary wide"
-        data-testid="confirm"
-        disabled={!props.canConfirm}
-        aria-busy={running}
-        onClick={props.onConfirm}
-      >
-        {running ? w.t("working") : price === null ? w.t("confirm-no-price") : w.t("confirm", { price })}
-      </button>
+      {!props.spent && (
+        <button
+          type="button"
+          class="primary wide"
+          data-testid="confirm"
+          disabled={!props.canConfirm}
+          aria-busy={running}
+          onClick={props.onConfirm}
+        >
+          {running ? w.t("working") : price === null ? w.t("confirm-no-price") : w.t("confirm", { price })}
+        </button>
+      )}
       {props.children}
+      {props.spent && (
+        <button
+          type="button"
+          class="wide"
+          data-testid="make-another"
+          disabled={props.renewing}
+          aria-busy={props.renewing}
+          onClick={props.onAnother}
+        >
+          {w.t("make-another")}
+        </button>
+      )}
     </div>
   );
 }

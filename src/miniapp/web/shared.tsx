@@ -91,10 +91,3 @@ export function Num(props: { value: number; testid?: string }) {
     </bdi>
   );
 }
-
-/** A key for one press of Confirm (the API makes one generation per key); getRandomValues works over plain http too. */
-export function newKey(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join(
-    "",
-  );
-}

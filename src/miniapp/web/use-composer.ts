@@ -13,7 +13,7 @@ import {
   withOperation,
   withPreset,
 } from "./draft";
-import { failureText, newKey, useEnv } from "./shared";
+import { failureText, useEnv } from "./shared";
 
 export type Status = { kind: "ok" | "error"; text: string } | undefined;
 
@@ -22,6 +22,11 @@ export type Status = { kind: "ok" | "error"; text: string } | undefined;
  * draft, the live quote for it, uploads, the running request and the line that
  * reports on it; and what the page can do with them. Every balance an answer
  * carries goes to the page's one balance (`onBalance`).
+ *
+ * The draft has the server's id (`draftId`, from GET /composer): Confirm sends
+ * it, and the server makes one generation per draft, however many presses
+ * reach it. Once it spent (`spent`: the generation), Confirm is not offered
+ * again; "Make another" asks the server for a new draft, priced again.
  */
 export function useComposer(props: {
   preset: PresetResponse | undefined;
@@ -35,10 +40,12 @@ export function useComposer(props: {
   const [uploading, setUploading] = useState(0);
   const [running, setRunning] = useState(false);
   const [status, setStatus] = useState<Status>();
+  const [draftId, setDraftId] = useState<string>();
+  /** the generation this draft made */
+  const [spent, setSpent] = useState<string>();
+  const [renewing, setRenewing] = useState(false);
   /** set synchronously: a second press before the page re-renders still finds it */
   const inFlight = useRef(false);
-  /** the key of a press that got no answer: pressing again retries it rather than making another */
-  const unanswered = useRef<string | undefined>(undefined);
 
   const onBalance = useRef(props.onBalance);
   onBalance.current = props.onBalance;
@@ -48,14 +55,15 @@ export function useComposer(props: {
     setStartError(undefined);
     api.composer().then((answer) => {
       setDraft(initialDraft(w.lang, answer.start));
+      setDraftId(answer.draft);
+      setSpent(undefined);
       setStart(answer);
     }, setStartError);
   }, [api, w.lang]);
   useEffect(loadStart, [loadStart]);
 
   const update = (patch: Partial<Draft>) => {
-    unanswered.current = undefined;
-    setStatus(undefined);
+    if (!spent) setStatus(undefined);
     setDraft((d) => {
       const moved =
         patch.operation && patch.operation !== d.operation
@@ -69,12 +77,11 @@ export function useComposer(props: {
   useEffect(() => {
     if (!props.preset || !start) return;
     setDraft((d) => withPreset(d, props.preset!));
-    unanswered.current = undefined;
     setStatus(undefined);
     props.onPresetUsed();
   }, [props.preset, start]);
 
-  const { quote, quoting, forgetQuote } = useLiveQuote(draft, onBalance);
+  const { quote, quoting, forgetQuote } = useLiveQuote(draft, draftId, onBalance);
 
   const attach = async (files: FileList | null, into: "images" | "source") => {
     if (!files) return;
@@ -95,8 +102,7 @@ export function useComposer(props: {
         if (into === "images")
           setDraft((d) => ({ ...d, images: [...d.images, item].slice(0, limits.editMaxImageUrls) }));
         else setDraft((d) => ({ ...d, source: item }));
-        unanswered.current = undefined;
-        setStatus(undefined);
+        if (!spent) setStatus(undefined);
       } catch (err) {
         setStatus({ kind: "error", text: failureText(w, err) });
       } finally {
@@ -108,29 +114,60 @@ export function useComposer(props: {
   const promptMaxLength = start?.promptMaxLength ?? Number.POSITIVE_INFINITY;
   const need = missing(draft, promptMaxLength);
   const price = quote?.credits ?? null;
-  const canConfirm = !running && uploading === 0 && !need && !quoting && price !== null;
+  const canConfirm =
+    draftId !== undefined &&
+    spent === undefined &&
+    !running &&
+    !renewing &&
+    uploading === 0 &&
+    !need &&
+    !quoting &&
+    price !== null;
+
+  /** A new draft from the server: a deliberate new request, priced again before its Confirm. */
+  const renew = async (): Promise<boolean> => {
+    setRenewing(true);
+    try {
+      const answer = await api.newDraft();
+      setDraftId(answer.draft);
+      setSpent(undefined);
+      return true;
+    } catch (err) {
+      setStatus({ kind: "error", text: failureText(w, err) });
+      return false;
+    } finally {
+      setRenewing(false);
+    }
+  };
+
+  const makeAnother = async () => {
+    if (renewing || running) return;
+    setStatus(undefined);
+    await renew();
+  };
 
   const confirm = async () => {
-    if (inFlight.current || !canConfirm) return;
+    if (inFlight.current || !canConfirm || !draftId) return;
     inFlight.current = true;
     setRunning(true);
     setStatus(undefined);
-    const key = unanswered.current ?? newKey();
-    unanswered.current = key;
     try {
+      // a press whose answer was lost sends the same draft again: it finds the same generation
       const answer = await api.generate({
-        key,
+        draft: draftId,
         request: requestOf(draft),
         expectedPrice: price ?? undefined,
       });
-      unanswered.current = undefined;
+      setSpent(answer.id);
       setStatus({ kind: "ok", text: w.t(answer.created ? "started" : "already-started") });
       onBalance.current(answer.balance);
     } catch (err) {
-      // no answer at all: the generation may exist; the next press sends the same key
-      if (!(err instanceof ApiFailure && err.status === 0)) unanswered.current = undefined;
-      if (err instanceof ApiFailure && err.body?.error === "price_changed") forgetQuote();
-      setStatus({ kind: "error", text: failureText(w, err) });
+      const code = err instanceof ApiFailure ? err.body?.error : undefined;
+      if (code === "price_changed") forgetQuote();
+      // a draft the server does not know spent nothing: a new one is asked for, to confirm again
+      if (code === "draft_refused" && (await renew()))
+        setStatus({ kind: "error", text: w.t("draft-renewed") });
+      else setStatus({ kind: "error", text: failureText(w, err) });
     } finally {
       inFlight.current = false;
       setRunning(false);
@@ -148,6 +185,8 @@ export function useComposer(props: {
     quoting,
     uploading,
     running,
+    renewing,
+    spent,
     status,
     need,
     price,
@@ -155,11 +194,19 @@ export function useComposer(props: {
     update,
     attach,
     confirm,
+    makeAnother,
   };
 }
 
-/** The server's price for the draft (and for each choice), asked 200 ms after the last change that can move it. */
-function useLiveQuote(draft: Draft, onBalance: { current(balance: Balance): void }) {
+/**
+ * The server's price for the draft (and for each choice), asked 200 ms after the
+ * last change that can move it, and for each new draft (priced again before its Confirm).
+ */
+function useLiveQuote(
+  draft: Draft,
+  draftId: string | undefined,
+  onBalance: { current(balance: Balance): void },
+) {
   const { api } = useEnv();
   const [quote, setQuote] = useState<QuoteResponse>();
   const [quoting, setQuoting] = useState(false);
@@ -187,6 +234,6 @@ function useLiveQuote(draft: Draft, onBalance: { current(balance: Balance): void
       stale = true;
       clearTimeout(timer);
     };
-  }, [priced, api]);
+  }, [priced, api, draftId]);
   return { quote, quoting, forgetQuote: () => setQuote(undefined) };
 }
