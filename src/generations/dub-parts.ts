@@ -31,81 +31,81 @@ export function planParts(durationMs: number, cutsMs: readonly number[]): PartPl
   return cutsMs.concat(durationMs).map((endMs, index) => ({ index, startMs: bounds[index]!, endMs }));
 }
 
-/** Room each cut keeps to move back to a pause: without it a length just under n × 5 minutes would cut mid-word. */
-const roomPerCutMs = cutWindowMs / 2;
+/**
+ * What a cut and its MP3 encoding may add to a part (a frame, the encoder's
+ * padding): each part is planned this much short of its last billed minute,
+ * so that the service, measuring it, cannot find a minute more.
+ */
+export const partGuardMs = 500;
 
 /**
- * How many parts a file of this length is dubbed in: the fewest of at most 5
- * minutes that leave every cut some room to land in a pause (one more than
- * the bare minimum for a length just under a multiple of 5 minutes).
+ * The part budgets of a file of this length: whole started minutes, each at
+ * most the service's 5 minutes, as few as hold it (each less `partGuardMs` when
+ * it is cut), spread evenly. The one source of both the cuts (each part within
+ * its budget) and the price (the budgets' sum): the service cannot bill more
+ * minutes for the parts than the budgets hold. A file within 5 minutes is one
+ * part, sent whole and uncut.
  */
-export function dubPartCount(seconds: number): number {
-  const ms = Math.round(seconds * 1000);
-  if (ms <= partMaxMs) return 1;
-  return Math.max(Math.ceil(ms / partMaxMs), Math.ceil((ms - roomPerCutMs) / (partMaxMs - roomPerCutMs)));
+export function dubBudgets(seconds: number): number[] {
+  const ms = Math.max(0, Math.round(seconds * 1000));
+  const minuteMs = limits.dubbingBillingUnitSeconds * 1000;
+  if (ms <= partMaxMs) return [Math.max(limits.dubbingMinBilledUnits, Math.ceil(ms / minuteMs))];
+  const count = Math.ceil(ms / (partMaxMs - partGuardMs));
+  const minutes = Math.ceil((ms + count * partGuardMs) / minuteMs);
+  const base = Math.floor(minutes / count);
+  return Array.from({ length: count }, (_, i) => base + (i < minutes % count ? 1 : 0));
+}
+
+/** The longest a part with this budget is planned: its minutes less the guard. */
+function usableMs(budgetMinutes: number): number {
+  return budgetMinutes * limits.dubbingBillingUnitSeconds * 1000 - partGuardMs;
 }
 
 /**
- * The parts' lengths (seconds) the price is quoted from: full 5-minute parts
- * and the rest, the least the service can bill for this length (a minute per
- * started minute of the whole). The cuts at pauses make the service's own
- * rounding a minute or so more at times: that is our cost, since the charge,
- * settled to what the service measured, never goes above what was held.
- */
-export function quotedPartSeconds(seconds: number): number[] {
-  const count = Math.max(1, Math.ceil(Math.round(seconds * 1000) / partMaxMs));
-  const full = limits.dubbingMaxSeconds;
-  return Array.from({ length: count }, (_, i) => (i < count - 1 ? full : seconds - full * (count - 1)));
-}
-
-/**
- * Where each cut may fall: around the even split of what is left (so the
- * parts come out alike), never making a part longer than 5 minutes, and late
- * enough for the parts left to hold the rest.
+ * Where the cut ending part `part` (1-based) may fall, after the cut at
+ * `previous`: no later than its budget allows (`latest`), and late enough for
+ * the parts left to hold the rest within theirs (`earliest`). A pause is
+ * looked for in the last `windowMs` before `latest`.
  */
 export function cutWindow(
   durationMs: number,
-  count: number,
+  budgets: readonly number[],
   part: number,
   previous: number,
   windowMs = cutWindowMs,
 ) {
-  const partsLeft = count - part + 1;
-  const ideal = previous + (durationMs - previous) / partsLeft;
-  return {
-    ideal,
-    earliest: Math.max(previous + 1, durationMs - (partsLeft - 1) * partMaxMs, ideal - windowMs),
-    latest: Math.min(previous + partMaxMs, ideal + windowMs),
-  };
+  const left = budgets.slice(part).reduce((sum, b) => sum + usableMs(b), 0);
+  const latest = Math.min(previous + usableMs(budgets[part - 1]!), durationMs - 1);
+  const earliest = Math.max(previous + 1, durationMs - left, latest - windowMs);
+  return { earliest, latest };
 }
 
 /**
- * Where to cut a file of `durationMs` into `dubPartCount` parts of at most 5
- * minutes: each cut in the pause nearest the even split of what is left,
- * among those overlapping its window (`cutWindow`), in the pause's middle
- * when that lies in the window; a hard cut at the even split where no pause is
- * near. Returns the cut times in ms, ascending.
+ * Where to cut a file of `durationMs` into the parts of its budgets
+ * (`dubBudgets`): each cut in the pause that lets its part run closest to its
+ * budget, among those overlapping its window (`cutWindow`), in the pause's
+ * middle when that lies in the window; where no pause is near, a hard cut at
+ * the budget's end exactly (never past it). Returns the cut times in ms,
+ * ascending.
  */
 export function cutPoints(
   durationMs: number,
   silences: readonly Silence[],
   windowMs = cutWindowMs,
 ): number[] {
-  const count = dubPartCount(durationMs / 1000);
+  const budgets = dubBudgets(durationMs / 1000);
   const cuts: number[] = [];
   let previous = 0;
-  for (let part = 1; part < count; part++) {
-    const { ideal, earliest, latest } = cutWindow(durationMs, count, part, previous, windowMs);
-    let cut = Math.round(ideal);
-    let nearest = Number.POSITIVE_INFINITY;
+  for (let part = 1; part < budgets.length; part++) {
+    const { earliest, latest } = cutWindow(durationMs, budgets, part, previous, windowMs);
+    let cut = latest;
+    let best = Number.NEGATIVE_INFINITY;
     for (const s of silences) {
-      if (s.startMs >= latest || s.endMs <= earliest) continue;
-      const at = Math.round(Math.min(latest, Math.max(earliest, (s.startMs + s.endMs) / 2)));
-      if (Math.abs(at - ideal) < nearest) {
-        nearest = Math.abs(at - ideal);
-        cut = at;
-      }
+      if (s.startMs > latest || s.endMs < earliest) continue;
+      const at = Math.floor(Math.min(latest, Math.max(earliest, (s.startMs + s.endMs) / 2)));
+      if (at > best) best = at;
     }
+    if (best >= earliest) cut = best;
     cuts.push(cut);
     previous = cut;
   }

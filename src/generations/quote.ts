@@ -1,6 +1,6 @@
 import { limits } from "../media/catalog";
 import type { PriceQuote, Prices } from "../pricing/prices";
-import { quotedPartSeconds } from "./dub-parts";
+import { dubBudgets } from "./dub-parts";
 import type { GenerationParams } from "./params";
 
 /** The service's maximum dubbing length: what a dubbing link whose length cannot be read is held for. */
@@ -15,8 +15,14 @@ export type PricedRequest =
   | Pick<Extract<GenerationParams, { operation: "video" }>, "operation" | "model" | "resolution" | "duration">
   | Pick<Extract<GenerationParams, { operation: "dub" }>, "operation" | "durationSeconds">;
 
+/**
+ * A price as shown and held; `upTo` when what is charged may come out lower
+ * (settled to what the service measured), so the user reads "up to N".
+ */
+export type Quote = PriceQuote & { upTo?: true };
+
 /** The price shown in the pickers and the summary, and held on confirm: one rule for all. */
-export function quote(prices: Prices, p: PricedRequest): PriceQuote {
+export function quote(prices: Prices, p: PricedRequest): Quote {
   switch (p.operation) {
     case "image":
     case "edit":
@@ -24,8 +30,33 @@ export function quote(prices: Prices, p: PricedRequest): PriceQuote {
     case "video":
       return prices.video(p.model, p.resolution, p.duration);
     case "dub":
-      return sumOfParts(prices, quotedPartSeconds(p.durationSeconds ?? maxDubSeconds));
+      return dubQuote(prices, p.durationSeconds);
   }
+}
+
+/**
+ * A dub is held for the budgets of its length and a second more: a length
+ * read before Confirm is whole seconds (Telegram's, a link's probe), and the
+ * file the worker measures may be up to a second longer. A link whose length
+ * cannot be read is held for the service's 5 minutes, and refused when longer
+ * (dub-source.ts). The charge settles to the parts really cut and measured,
+ * so it may fall below the hold where the least the file can be is in fewer
+ * started minutes.
+ */
+function dubQuote(prices: Prices, seconds: number | undefined): Quote {
+  const held = budgetsPrice(prices, dubBudgets(seconds === undefined ? maxDubSeconds : seconds + 1));
+  if (!held.ok) return held;
+  // the least the file can be: its length as read, or a minute for a length not read
+  const least = prices.dub(seconds ?? 0);
+  return least.ok && least.credits < held.credits ? { ...held, upTo: true } : held;
+}
+
+/** What the service may bill for parts within these budgets (whole minutes each), at our price. */
+export function budgetsPrice(prices: Prices, budgets: readonly number[]): PriceQuote {
+  return sumOfParts(
+    prices,
+    budgets.map((minutes) => minutes * limits.dubbingBillingUnitSeconds),
+  );
 }
 
 /** A dub is billed per part, each part per started minute: the price is the parts' sum. */

@@ -84,7 +84,7 @@ export async function priceOf(
   deps: InputDeps & { prices: Prices },
   userId: number,
   request: QuoteRequest["request"],
-): Promise<{ ok: true; credits: number | null } | { ok: false; error: "not_found" }> {
+): Promise<{ ok: true; credits: number | null; upTo: boolean } | { ok: false; error: "not_found" }> {
   let priced: PricedRequest;
   if (request.operation === "dub") {
     const source = request.source ? await resolveInput(deps, userId, request.source) : undefined;
@@ -92,5 +92,5 @@ export async function priceOf(
     priced = { operation: "dub", durationSeconds: source?.durationSeconds };
   } else priced = request;
   const q = quote(deps.prices, priced);
-  return { ok: true, credits: q.ok ? q.credits : null };
+  return { ok: true, credits: q.ok ? q.credits : null, upTo: q.ok && q.upTo === true };
 }

@@ -224,10 +224,12 @@ export type QuoteRequest = z.input<typeof quoteRequestSchema>;
  * `credits` null: no price for these options (the chat's panel cannot confirm them either).
  * `choices`: option name (model, resolution, numImages, duration) → value → what that choice
  * would cost with the others as they are, as the chat's pickers show it (null: no price).
- * `balance`: the caller's, now.
+ * `balance`: the caller's, now. `upTo`: the charge may come out lower than `credits` (a dub,
+ * settled to the length dubbed): the page says "up to", as the chat does.
  */
 export const quoteResponse = z.object({
   credits: count.nullable(),
+  upTo: z.boolean(),
   choices: z.record(z.string(), z.record(z.string(), count.nullable())),
   balance: balanceSchema,
 });

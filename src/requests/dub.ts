@@ -1,7 +1,7 @@
 import type { Context } from "grammy";
 import type { SeedBase } from "../bot/conversations/opening";
 import type { Conv } from "../bot/conversations/screen";
-import { dubPartCount } from "../generations/dub-parts";
+import { dubBudgets } from "../generations/dub-parts";
 import { defaultDubInputRules, type MediaInput } from "../generations/inputs";
 import { dubLanguageName, type GenerationParams } from "../generations/params";
 import { maxDubSeconds, quote } from "../generations/quote";
@@ -75,7 +75,7 @@ function lengthLine(t: Translate, media: MediaInput): string {
   if (media.durationSeconds === undefined)
     return t("cv-line-length-unknown", { minutes: maxDubSeconds / 60 });
   const total = Math.round(media.durationSeconds);
-  const parts = dubPartCount(media.durationSeconds);
+  const parts = dubBudgets(media.durationSeconds).length;
   if (parts > 1)
     return t("cv-line-length-parts", { minutes: Math.floor(total / 60), seconds: total % 60, parts });
   return t("cv-line-length", {

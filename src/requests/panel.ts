@@ -1,10 +1,10 @@
 import { InlineKeyboard } from "grammy";
 import { navRow, type Screen } from "../bot/conversations/screen";
 import { buyButton } from "../payments";
-import type { PriceQuote } from "../pricing/prices";
+import type { Quote } from "../generations/quote";
 import { panelData } from "../telegram/callback-data";
 import { type Choice, type PickLayout, pickFrom } from "./pick";
-import { lacksCredits } from "./summary";
+import { confirmLabel, lacksCredits } from "./summary";
 
 /** One option of a request, changed through a picker (model, ratio, language…). */
 export interface Setting<S> {
@@ -31,10 +31,10 @@ export interface Toggle<S> {
 
 export interface PanelSpec<S> {
   /** the summary of `state` with `price`: the one quote of this showing, which Confirm charges too */
-  summary(state: S, price: PriceQuote): string;
+  summary(state: S, price: Quote): string;
   settings: Setting<S>[];
   toggles: Toggle<S>[];
-  price(state: S): PriceQuote;
+  price(state: S): Quote;
   /** the credits the user has, as the summary shows them: a price above them adds the Buy button */
   available: number;
 }
@@ -48,7 +48,7 @@ export type PanelOutcome<S> = { kind: "done" } | { kind: "back"; state: S } | { 
  */
 export type SubmitOutcome = "done" | "stay" | { note: string };
 
-function panelKeyboard<S>(spec: PanelSpec<S>, state: S, t: Screen["t"], price: PriceQuote): InlineKeyboard {
+function panelKeyboard<S>(spec: PanelSpec<S>, state: S, t: Screen["t"], price: Quote): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   // the options, then the toggles, two to a row
   const buttons = [
@@ -65,10 +65,7 @@ function panelKeyboard<S>(spec: PanelSpec<S>, state: S, t: Screen["t"], price: P
   }
   keyboard
     .row()
-    .text(
-      price.ok ? t("cv-btn-confirm", { price: price.credits }) : t("cv-btn-confirm-no-price"),
-      panelData.confirm(),
-    );
+    .text(confirmLabel(t, price), panelData.confirm());
   // the packs come as a message of their own below; this panel stays, and its Confirm works once bought
   if (lacksCredits(price, spec.available)) keyboard.row().add(buyButton(t));
   return navRow(keyboard, t, { back: true });
@@ -83,7 +80,7 @@ export async function runPanel<S>(
   screen: Screen,
   spec: PanelSpec<S>,
   initial: S,
-  submit: (state: S, shown: PriceQuote) => Promise<SubmitOutcome>,
+  submit: (state: S, shown: Quote) => Promise<SubmitOutcome>,
 ): Promise<PanelOutcome<S>> {
   let state = initial;
   let note: string | undefined;

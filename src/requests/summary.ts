@@ -1,4 +1,5 @@
 import type { Translate } from "../i18n/i18n";
+import type { Quote } from "../generations/quote";
 import type { PriceQuote } from "../pricing/prices";
 
 /* What a panel's summary says of the price, shared by every panel and its options. */
@@ -9,11 +10,17 @@ export function priced(t: Translate, label: string, credits: number | null | und
 }
 
 /** The last line of every summary, set apart: the price and the balance. */
-export function priceLines(t: Translate, quote: PriceQuote, available: number): string {
+export function priceLines(t: Translate, quote: Quote, available: number): string {
   const line = quote.ok
-    ? t("cv-line-price", { price: quote.credits, available })
+    ? t(quote.upTo ? "cv-line-price-up-to" : "cv-line-price", { price: quote.credits, available })
     : t("cv-line-no-price", { available });
   return `\n${line}`;
+}
+
+/** Confirm's label: the price it charges, "up to" where the charge may come out lower. */
+export function confirmLabel(t: Translate, quote: Quote): string {
+  if (!quote.ok) return t("cv-btn-confirm-no-price");
+  return t(quote.upTo ? "cv-btn-confirm-up-to" : "cv-btn-confirm", { price: quote.credits });
 }
 
 /** The price shown is more than the user has: the panel offers the packs. */

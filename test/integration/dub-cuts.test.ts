@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { cutSound, joinSound } from "../../src/ffmpeg/cut-and-join";
 import { findSilences } from "../../src/ffmpeg/silences";
-import { cutPoints, dubPartCount } from "../../src/generations/dub-parts";
+import { cutPoints, dubBudgets } from "../../src/generations/dub-parts";
 import { probe, speechLike } from "../support/media-files";
 
 /** Real ffmpeg on speech-like sound: tone bursts of 7 s with 1.5 s of silence after each. */
@@ -29,7 +29,7 @@ describe("cutting a long file at its pauses, and joining the parts", () => {
     expect(silences.length).toBeGreaterThanOrEqual(Math.floor(980 / period) - 1);
     const { seconds } = await probe(source);
     const cuts = cutPoints(Math.round(seconds * 1000), silences);
-    expect(cuts).toHaveLength(dubPartCount(seconds) - 1);
+    expect(cuts).toHaveLength(dubBudgets(seconds).length - 1);
     let previous = 0;
     for (const cut of cuts) {
       const at = (cut / 1000) % period;

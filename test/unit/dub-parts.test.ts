@@ -3,9 +3,9 @@ import { describe, expect, test } from "vitest";
 import {
   cutPoints,
   cutWindow,
-  dubPartCount,
+  dubBudgets,
+  partGuardMs,
   planParts,
-  quotedPartSeconds,
 } from "../../src/generations/dub-parts";
 import { quote, settle } from "../../src/generations/quote";
 import { createPrices, loadPriceTable } from "../../src/pricing/prices";
@@ -13,33 +13,55 @@ import { createPrices, loadPriceTable } from "../../src/pricing/prices";
 const prices = createPrices(loadPriceTable());
 const perMinute = prices.table.dub.perMinute;
 const minute = 60_000;
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 
 describe("dubbing in parts: the rules", () => {
-  test("the fewest parts that leave each cut room for a pause; the price is the least the service bills, per started minute", () => {
-    expect(dubPartCount(300)).toBe(1);
-    expect(dubPartCount(300.4)).toBe(2);
-    expect(dubPartCount(750)).toBe(3);
-    // just under or at a multiple of 5 minutes: one part more, so no cut is forced mid-word
-    expect(dubPartCount(600)).toBe(3);
-    expect(dubPartCount(3600)).toBe(13);
-    expect(quote(prices, { operation: "dub", durationSeconds: 600 })).toMatchObject({
-      credits: 10 * perMinute,
-    });
-    expect(quotedPartSeconds(750)).toEqual([300, 300, 150]);
-    // 12 min 30 s: 5 + 5 + 3 minutes, as the example
-    expect(quote(prices, { operation: "dub", durationSeconds: 750 })).toMatchObject({
-      ok: true,
-      credits: 13 * perMinute,
-    });
-    // within 5 minutes it is one task, as before
-    expect(quote(prices, { operation: "dub", durationSeconds: 61 })).toMatchObject({
-      credits: 2 * perMinute,
-    });
+  test("the budgets: the fewest parts of at most 5 minutes, whole started minutes spread evenly, the fewest in all", () => {
+    expect(dubBudgets(61)).toEqual([2]);
+    expect(dubBudgets(300)).toEqual([5]);
+    expect(dubBudgets(300.4)).toEqual([3, 3]);
+    // 12 minutes and a little: 13 started minutes in 3 parts, not 5 + 5 + 3 with the cuts elsewhere
+    expect(dubBudgets(720.3)).toEqual([5, 4, 4]);
+    expect(dubBudgets(750)).toEqual([5, 4, 4]);
+    // each cut part keeps half a second for what cutting and encoding add
+    expect(dubBudgets(599)).toEqual([5, 5]);
+    expect(dubBudgets(599.5)).toEqual([4, 4, 3]);
+    // 50 minutes: 11 parts, 51 started minutes (not 55)
+    expect(dubBudgets(3000)).toEqual([5, 5, 5, 5, 5, 5, 5, 4, 4, 4, 4]);
+    expect(dubBudgets(2990)).toEqual(Array(10).fill(5));
+    for (const seconds of [301, 719, 720.3, 1234.5, 2999, 3600]) {
+      const budgets = dubBudgets(seconds);
+      expect(Math.max(...budgets)).toBeLessThanOrEqual(5);
+      expect(sum(budgets) * minute - budgets.length * partGuardMs).toBeGreaterThanOrEqual(seconds * 1000);
+      expect(sum(budgets)).toBeLessThanOrEqual(Math.ceil((seconds * 1000 + budgets.length * partGuardMs) / minute));
+    }
   });
 
-  test("without pauses the cuts are hard, splitting the file evenly", () => {
-    expect(cutPoints(12 * minute, [])).toEqual([4 * minute, 8 * minute]);
-    expect(cutPoints(10 * minute, [])).toEqual([200_000, 400_000]);
+  test("the quote: the budgets of the length read and a second more; \"up to\" where the charge can fall", () => {
+    // 12 min 30 s read: held for 13 minutes, which is also the least it can be
+    expect(quote(prices, { operation: "dub", durationSeconds: 750 })).toEqual({
+      ok: true,
+      unit: perMinute,
+      credits: 13 * perMinute,
+    });
+    // 12:00 read: the file may be 12:00.9, 13 started minutes; it may also be 12 minutes
+    expect(quote(prices, { operation: "dub", durationSeconds: 720 })).toMatchObject({
+      credits: 13 * perMinute,
+      upTo: true,
+    });
+    // within 5 minutes it is one task, as before
+    expect(quote(prices, { operation: "dub", durationSeconds: 61 })).toEqual({
+      ok: true,
+      unit: perMinute,
+      credits: 2 * perMinute,
+    });
+    // a link whose length is not read: held for 5 minutes, charged what it measures
+    expect(quote(prices, { operation: "dub" })).toMatchObject({ credits: 5 * perMinute, upTo: true });
+  });
+
+  test("without pauses the cuts are hard, at each budget's end less the guard", () => {
+    // 12:30: budgets 5, 4, 4
+    expect(cutPoints(12.5 * minute, [])).toEqual([5 * minute - partGuardMs, 9 * minute - 2 * partGuardMs]);
     expect(planParts(12 * minute, [4 * minute, 8 * minute])).toEqual([
       { index: 0, startMs: 0, endMs: 4 * minute },
       { index: 1, startMs: 4 * minute, endMs: 8 * minute },
@@ -47,29 +69,31 @@ describe("dubbing in parts: the rules", () => {
     ]);
   });
 
-  test("the pause nearest the even split takes the cut, in its middle; one outside the window does not", () => {
-    // 7 minutes: 2 parts, split at 3:30, pauses within 30 s of it count
+  test("the pause latest in the window before the budget's end takes the cut, in its middle; one outside the window does not", () => {
+    // 7 minutes: budgets 4 + 4, the first part ends by 3:59.5, pauses from 3:29.5 count
     const pauses = [
-      { startMs: 2 * minute, endMs: 2 * minute + 1000 }, // 89 s early: too far
-      { startMs: 3 * minute + 10_000, endMs: 3 * minute + 12_000 },
+      { startMs: 2 * minute, endMs: 2 * minute + 1000 }, // too early: the second part would pass its 4 minutes
+      { startMs: 3 * minute + 10_000, endMs: 3 * minute + 12_000 }, // outside the 30 s window
+      { startMs: 3 * minute + 35_000, endMs: 3 * minute + 36_000 },
       { startMs: 3 * minute + 45_000, endMs: 3 * minute + 46_000 },
     ];
-    expect(cutPoints(7 * minute, pauses)).toEqual([3 * minute + 46_000 - 500]);
-    expect(cutPoints(7 * minute, pauses.slice(0, 2))).toEqual([3 * minute + 11_000]);
-    expect(cutPoints(7 * minute, pauses.slice(0, 1))).toEqual([3.5 * minute]);
-    // a part may not pass 5 minutes: a long pause is cut where it still can
-    expect(
-      cutPoints(9 * minute + 50_000, [{ startMs: 4 * minute + 40_000, endMs: 6 * minute }])[0],
-    ).toBeLessThanOrEqual(5 * minute);
+    expect(cutPoints(7 * minute, pauses)).toEqual([3 * minute + 45_500]);
+    expect(cutPoints(7 * minute, pauses.slice(0, 3))).toEqual([3 * minute + 35_500]);
+    // no pause allows: a hard cut at the budget's end
+    expect(cutPoints(7 * minute, pauses.slice(0, 2))).toEqual([4 * minute - partGuardMs]);
+    // a pause across the budget's end is cut at the end
+    expect(cutPoints(7 * minute, [{ startMs: 3 * minute + 58_000, endMs: 4 * minute + 10_000 }])).toEqual([
+      4 * minute - partGuardMs,
+    ]);
   });
 
-  test("a part is never longer than 5 minutes, even where the even split would land in a long pause", () => {
-    // 9 min in 2 parts: the split (4:30) is near a pause from 4:40 to 6:00 whose middle is past 5:00
+  test("a part never passes its budget, even where a long pause runs past it", () => {
+    // 9 min: budgets 5 + 5; a pause from 4:40 to 6:00 has its middle past 5:00
     const [cut] = cutPoints(9 * minute, [{ startMs: 4 * minute + 40_000, endMs: 6 * minute }]);
-    expect(cut).toBe(5 * minute);
+    expect(cut).toBe(5 * minute - partGuardMs);
   });
 
-  test("any length and any pauses: every part at most 5 minutes, as many parts as quoted, cuts in pauses where one overlaps the window", () => {
+  test("any length and any pauses: every part within its budget, cuts in pauses where one overlaps the window", () => {
     const silences = fc
       .array(fc.tuple(fc.integer({ min: 0, max: 3_600_000 }), fc.integer({ min: 300, max: 5_000 })), {
         maxLength: 60,
@@ -77,21 +101,23 @@ describe("dubbing in parts: the rules", () => {
       .map((xs) => xs.map(([startMs, length]) => ({ startMs, endMs: startMs + length })));
     fc.assert(
       fc.property(fc.integer({ min: 300_001, max: 3_600_000 }), silences, (durationMs, pauses) => {
+        const budgets = dubBudgets(durationMs / 1000);
         const cuts = cutPoints(durationMs, pauses);
         const parts = planParts(durationMs, cuts);
-        expect(parts).toHaveLength(dubPartCount(durationMs / 1000));
+        expect(parts).toHaveLength(budgets.length);
+        for (const [k, part] of parts.entries())
+          expect(part.endMs - part.startMs).toBeLessThanOrEqual(budgets[k]! * minute - partGuardMs);
         let previous = 0;
         for (const [k, cut] of cuts.entries()) {
           expect(cut).toBeGreaterThan(previous);
-          expect(cut - previous).toBeLessThanOrEqual(5 * minute);
-          const { earliest, latest } = cutWindow(durationMs, parts.length, k + 1, previous);
-          expect(cut).toBeGreaterThanOrEqual(Math.floor(earliest));
-          expect(cut).toBeLessThanOrEqual(Math.ceil(latest));
-          const near = pauses.some((p) => p.startMs < latest && p.endMs > earliest);
-          if (near) expect(pauses.some((p) => p.startMs <= cut && cut <= p.endMs)).toBe(true);
+          const { earliest, latest } = cutWindow(durationMs, budgets, k + 1, previous);
+          expect(cut).toBeGreaterThanOrEqual(earliest);
+          expect(cut).toBeLessThanOrEqual(latest);
+          const near = pauses.some((p) => p.startMs <= latest && p.endMs >= earliest);
+          if (near) expect(pauses.some((p) => p.startMs <= cut + 1 && cut <= p.endMs)).toBe(true);
+          else expect(cut).toBe(latest);
           previous = cut;
         }
-        expect(durationMs - previous).toBeLessThanOrEqual(5 * minute);
       }),
     );
   });
@@ -105,11 +131,13 @@ describe("dubbing in parts: the rules", () => {
       sourceLanguage: "auto" as const,
       durationSeconds: 720,
     };
-    const held = 12 * perMinute;
+    const held = 13 * perMinute;
     const got = { images: 0, videos: 0, audios: 1 };
-    // cut at pauses: 4:50 + 4:55 + 2:15: 5 + 5 + 3 minutes, more than held: the hold caps it
-    expect(settle(prices, params, held, { ...got, measuredSeconds: [290, 295, 135] })).toBe(held);
-    // shorter parts than quoted: less
-    expect(settle(prices, params, held, { ...got, measuredSeconds: [240, 240, 100] })).toBe(10 * perMinute);
+    // within the budgets 5 + 4 + 4: the service bills the hold, and so does the user
+    expect(settle(prices, params, held, { ...got, measuredSeconds: [290, 235, 195] })).toBe(held);
+    // parts in fewer started minutes: less
+    expect(settle(prices, params, held, { ...got, measuredSeconds: [240, 240, 240] })).toBe(12 * perMinute);
+    // never more than held
+    expect(settle(prices, params, held, { ...got, measuredSeconds: [300, 300, 300] })).toBe(held);
   });
 });

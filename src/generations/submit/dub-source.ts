@@ -6,9 +6,9 @@ import type { LinkDownloaded } from "../../media/link-download";
 import type { Prices } from "../../pricing/prices";
 import type { MediaStore } from "../../storage/stored-file";
 import { TelegramFileRefused } from "../../telegram/telegram-files";
-import { cutPoints, dubPartCount, type PartPlanned, planParts, type Silence } from "../dub-parts";
+import { cutPoints, dubBudgets, type PartPlanned, planParts, type Silence } from "../dub-parts";
 import type { GenerationParams, InputRef } from "../params";
-import { quote } from "../quote";
+import { budgetsPrice } from "../quote";
 import type { Generation } from "../types";
 
 /**
@@ -140,8 +140,9 @@ export function dubSourcePreparer(deps: DubSourceDeps) {
         error: { reason: "source_too_long", message: `${seconds} s`, seconds, maxMinutes: deps.maxMinutes },
       };
     }
-    // Telegram tells a length in whole seconds: the fraction it left out is not a longer file
-    const needed = quote(deps.prices, { operation: "dub", durationSeconds: Math.floor(seconds) });
+    // the parts are cut within these budgets: what the service can bill for them, held or not sent
+    const budgets = dubBudgets(seconds);
+    const needed = budgetsPrice(deps.prices, budgets);
     if (!needed.ok || needed.credits > g.price) {
       deps.logger.info(
         { generationId: g.id, seconds, held: g.price, needed: needed.ok ? needed.credits : null },
@@ -157,7 +158,7 @@ export function dubSourcePreparer(deps: DubSourceDeps) {
         },
       };
     }
-    if (dubPartCount(seconds) === 1) return { kind: "whole", url: await deps.inputUrl(g.id), seconds };
+    if (budgets.length === 1) return { kind: "whole", url: await deps.inputUrl(g.id), seconds };
     try {
       return { kind: "parts", plan: await partsOf(g, path, seconds), seconds };
     } catch (err) {

@@ -86,6 +86,7 @@ export function generateRoutes(deps: GenerateRoutesDeps): Hono<AppEnv> {
     const { available, held } = await deps.ledger.account(userId);
     return answer(c, contract.quoteResponse, {
       credits: priced.credits,
+      upTo: priced.upTo,
       choices: request.operation === "dub" ? {} : choicePrices(deps.prices, request),
       balance: { available, held },
     });

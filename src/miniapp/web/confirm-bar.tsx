@@ -29,6 +29,7 @@ export function ConfirmBar(props: {
   const { quote, price, need, running } = props;
   const available = props.balance?.available ?? 0;
   const insufficient = price !== null && quote !== undefined && price > available;
+  const upTo = quote?.upTo === true;
   return (
     <div class="summary">
       <p
@@ -42,7 +43,7 @@ export function ConfirmBar(props: {
           ? w.t("price-loading")
           : price === null
             ? w.t("no-price", { available })
-            : w.t("price", { price, available })}
+            : w.t(upTo ? "price-up-to" : "price", { price, available })}
       </p>
       {need && (
         <p class={need === "need-shorter" ? "error" : "hint"} data-testid="missing">
@@ -63,7 +64,7 @@ export function ConfirmBar(props: {
           aria-busy={running}
           onClick={props.onConfirm}
         >
-          {running ? w.t("working") : price === null ? w.t("confirm-no-price") : w.t("confirm", { price })}
+          {running ? w.t("working") : price === null ? w.t("confirm-no-price") : w.t(upTo ? "confirm-up-to" : "confirm", { price })}
         </button>
       )}
       {props.children}

@@ -18,3 +18,8 @@ cv-dub-upload-too-big = This file is { $size } MB; Telegram lets bots download a
 dub-source-uncut =
     Files longer than 5 minutes cannot be dubbed here right now, so this request was not started.
     The { $price } credits reserved for it are back on your balance. A file of up to 5 minutes works.
+# A dub's price where the charge may come out lower: it settles to the length the studio measures.
+# $price: the most charged, the credits held; $available: the balance
+cv-line-price-up-to = 💳 Price: up to { $price } credits, settled to the length dubbed (balance: { $available })
+# $price: the most charged
+cv-btn-confirm-up-to = ✅ Confirm · up to { $price } credits
