@@ -15,3 +15,19 @@ export function sha256Of(chunks: Iterable<Buffer>): string {
   for (const c of chunks) hash.update(c);
   return hash.digest("hex");
 }
+
+/** Reproducible numbers in [0, 1) from `seed`: the bytes of `pseudoRandom`, 32 bits a number. */
+export function pseudoRandomNumbers(seed: string): () => number {
+  const chunks = pseudoRandom(seed, Number.MAX_SAFE_INTEGER);
+  let chunk = Buffer.alloc(0);
+  let at = 0;
+  return () => {
+    if (at + 4 > chunk.length) {
+      chunk = chunks.next().value ?? Buffer.alloc(0);
+      at = 0;
+    }
+    const n = chunk.readUInt32LE(at);
+    at += 4;
+    return n / 2 ** 32;
+  };
+}
