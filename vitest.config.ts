@@ -20,6 +20,7 @@ const longFiles = [
   "test/e2e/conversations.test.ts",
   "test/e2e/dub-parts-crash.test.ts",
   "test/e2e/dub-parts.test.ts",
+  "test/e2e/dub-margin.test.ts",
   "test/integration/dub-cuts.test.ts",
   "test/integration/miniapp-api.test.ts",
   "test/e2e/object-store.test.ts",
