@@ -1,7 +1,7 @@
 import { InlineKeyboard } from "grammy";
 import { navRow, type Screen } from "../bot/conversations/screen";
-import { buyButton } from "../payments";
 import type { Quote } from "../generations/quote";
+import { buyButton } from "../payments";
 import { panelData } from "../telegram/callback-data";
 import { type Choice, type PickLayout, pickFrom } from "./pick";
 import { confirmLabel, lacksCredits } from "./summary";
@@ -63,9 +63,7 @@ function panelKeyboard<S>(spec: PanelSpec<S>, state: S, t: Screen["t"], price: Q
     if (i > 0 && i % 2 === 0) keyboard.row();
     keyboard.text(label, data);
   }
-  keyboard
-    .row()
-    .text(confirmLabel(t, price), panelData.confirm());
+  keyboard.row().text(confirmLabel(t, price), panelData.confirm());
   // the packs come as a message of their own below; this panel stays, and its Confirm works once bought
   if (lacksCredits(price, spec.available)) keyboard.row().add(buyButton(t));
   return navRow(keyboard, t, { back: true });

@@ -1,5 +1,5 @@
-import type { Translate } from "../i18n/i18n";
 import type { Quote } from "../generations/quote";
+import type { Translate } from "../i18n/i18n";
 import type { PriceQuote } from "../pricing/prices";
 
 /* What a panel's summary says of the price, shared by every panel and its options. */

@@ -154,7 +154,8 @@ describe("dubbing links priced by their real length", () => {
     await user.send(`/dub ${files.url}/padded.wav`);
     const panel = await user.waitFor((m) => isPanel(m) && says("🎙 Dubbing")(m));
     expect(plain(panel.text)).toContain("Length: unknown");
-    expect(plain(panel.text)).toContain(`Price: ${credits(300)} credits`);
+    // charged for the length measured: the price may fall, and says so
+    expect(plain(panel.text)).toContain(`Price: up to ${credits(300)} credits`);
     const g = await confirm(user, panel);
     expect(g.price).toBe(credits(300));
     expect(g.params).not.toHaveProperty("durationSeconds");

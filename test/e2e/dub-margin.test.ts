@@ -57,7 +57,11 @@ describe("the operator's margin on dubs in parts", () => {
     const user = h.tg.user({ language: "en", started: true });
     const path = join(dir, name);
     const shown = shownFor(minutes * 60);
-    await h.runtime.ledger.grant({ userId: user.id, amount: shown.credits + 100, key: `dub-margin-${user.id}` });
+    await h.runtime.ledger.grant({
+      userId: user.id,
+      amount: shown.credits + 100,
+      key: `dub-margin-${user.id}`,
+    });
     await user.send("/dub");
     await user.waitFor(says("Send the audio or video to dub"));
     await user.sendAudio({ path, duration: minutes * 60 });

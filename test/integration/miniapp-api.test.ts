@@ -84,6 +84,7 @@ describe("the Mini App's API", () => {
     expect(me.body.words).toMatchObject({
       "label-aspect": "Aspect ratio",
       price: "💳 Price: {price} credits (balance: {available})",
+      "confirm-up-to": "✅ Confirm · up to {price} credits",
       cost: "{cost} credits",
     });
     expect((await appClient(h, admin).get<MeResponse>("/me")).body.isAdmin).toBe(true);
@@ -348,6 +349,7 @@ describe("the Mini App's API", () => {
     const source = { kind: "upload", id: uploaded.body.input.id } as const;
     const quoted = await app.post<QuoteResponse>("/quote", { request: { operation: "dub", source } });
     expect(quoted.body.credits).toBe(measured.credits);
+    expect(quoted.body.upTo).toBe(measured.upTo === true);
 
     const made = await app.post<GenerateResponse>("/generate", {
       draft: await app.draft(),
@@ -388,6 +390,7 @@ describe("the Mini App's API", () => {
     if (!parts.ok) throw new Error("no dubbing price in the default table");
     const quoted = await app.post<QuoteResponse>("/quote", { request: { operation: "dub", source } });
     expect(quoted.body.credits).toBe(parts.credits);
+    expect(quoted.body.upTo).toBe(parts.upTo === true);
     const made = await app.post<GenerateResponse>("/generate", {
       draft: await app.draft(),
       request: { operation: "dub", source, targetLanguage: "de" },
@@ -402,6 +405,9 @@ describe("the Mini App's API", () => {
     });
     expect(g.partsTotal).toBe(2);
     expect(g.charged).toBe(parts.credits);
+    // what the service billed for the parts ≤ charged ≤ held
+    expect(g.serviceCredits ?? Number.NaN).toBeLessThanOrEqual(g.charged ?? Number.NaN);
+    expect(g.charged).toBeLessThanOrEqual(g.price);
     await rm(dir, { recursive: true, force: true });
   });
 

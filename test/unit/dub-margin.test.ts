@@ -5,8 +5,8 @@ import type { GenerationParams } from "../../src/generations/params";
 import { quote, settle } from "../../src/generations/quote";
 import { dubSourcePreparer, type SourceOutcome } from "../../src/generations/submit/dub-source";
 import { createPrices, loadPriceTable } from "../../src/pricing/prices";
-import type { StoredFile } from "../../src/storage/stored-file";
 import { dubbingPrice } from "../../src/simulator/pricing";
+import type { StoredFile } from "../../src/storage/stored-file";
 import { generationRow } from "../support/generation-row";
 import { pseudoRandomNumbers } from "../support/pseudo-random";
 
@@ -30,7 +30,7 @@ function preparerFor(seconds: number, silences: Silence[]) {
       findInput: async () => input,
       keepInput: async () => input,
       findParts: async () => plan,
-      keepParts: async <P,>(_id: string, fill: (dir: string) => Promise<P[]>) => {
+      keepParts: async <P>(_id: string, fill: (dir: string) => Promise<P[]>) => {
         const made = await fill("parts");
         plan = made;
         return made;
@@ -143,7 +143,8 @@ describe("the margin of a dub, by construction", () => {
       if (c.parts.length > 1) inParts++;
       const where = `${c.seconds} s read as ${c.read} s in parts ${c.parts.map((s) => s.toFixed(2)).join(" + ")}`;
       if (c.parts.some((s) => s > 300)) problems.push(`${where}: a part over the service's 5 minutes`);
-      if (c.billed > c.charged) problems.push(`${where}: the service billed ${c.billed}, the user paid ${c.charged}`);
+      if (c.billed > c.charged)
+        problems.push(`${where}: the service billed ${c.billed}, the user paid ${c.charged}`);
       if (c.charged > c.shown) problems.push(`${where}: charged ${c.charged} for a price of ${c.shown}`);
       // one honest price: without "up to" the charge is the price shown
       if (!c.upTo && c.charged !== c.shown)

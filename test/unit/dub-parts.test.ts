@@ -1,12 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import {
-  cutPoints,
-  cutWindow,
-  dubBudgets,
-  partGuardMs,
-  planParts,
-} from "../../src/generations/dub-parts";
+import { cutPoints, cutWindow, dubBudgets, partGuardMs, planParts } from "../../src/generations/dub-parts";
 import { quote, settle } from "../../src/generations/quote";
 import { createPrices, loadPriceTable } from "../../src/pricing/prices";
 
@@ -33,11 +27,13 @@ describe("dubbing in parts: the rules", () => {
       const budgets = dubBudgets(seconds);
       expect(Math.max(...budgets)).toBeLessThanOrEqual(5);
       expect(sum(budgets) * minute - budgets.length * partGuardMs).toBeGreaterThanOrEqual(seconds * 1000);
-      expect(sum(budgets)).toBeLessThanOrEqual(Math.ceil((seconds * 1000 + budgets.length * partGuardMs) / minute));
+      expect(sum(budgets)).toBeLessThanOrEqual(
+        Math.ceil((seconds * 1000 + budgets.length * partGuardMs) / minute),
+      );
     }
   });
 
-  test("the quote: the budgets of the length read and a second more; \"up to\" where the charge can fall", () => {
+  test('the quote: the budgets of the length read and a second more; "up to" where the charge can fall', () => {
     // 12 min 30 s read: held for 13 minutes, which is also the least it can be
     expect(quote(prices, { operation: "dub", durationSeconds: 750 })).toEqual({
       ok: true,

@@ -64,7 +64,11 @@ export function ConfirmBar(props: {
           aria-busy={running}
           onClick={props.onConfirm}
         >
-          {running ? w.t("working") : price === null ? w.t("confirm-no-price") : w.t(upTo ? "confirm-up-to" : "confirm", { price })}
+          {running
+            ? w.t("working")
+            : price === null
+              ? w.t("confirm-no-price")
+              : w.t(upTo ? "confirm-up-to" : "confirm", { price })}
         </button>
       )}
       {props.children}
