@@ -122,7 +122,9 @@ function generationLines(t: Translate, rows: GenerationCount[], period: Period):
 /** The ⚠️ section of /stats: each price below the service's cost, by name. */
 function belowCostSection(t: Translate, below: readonly BelowCost[]): string[] {
   if (below.length === 0) return [];
-  const lines = below.map((b) => t("stats-below-cost-line", { choice: b.choice, price: b.price, cost: b.cost }));
+  const lines = below.map((b) =>
+    t("stats-below-cost-line", { choice: b.choice, price: b.price, cost: b.cost }),
+  );
   return [`${t("stats-below-cost-title", { count: below.length })}\n${lines.join("\n")}`];
 }
 

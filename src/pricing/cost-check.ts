@@ -19,7 +19,8 @@ function rowsBelow(
     const costRow = costs && Object.hasOwn(costs, model) ? costs[model] : undefined;
     for (const [option, price] of Object.entries(row)) {
       const cost = costRow && Object.hasOwn(costRow, option) ? costRow[option] : undefined;
-      if (cost !== undefined && price < cost) found.push({ choice: `${kind} ${model} ${option}`, price, cost });
+      if (cost !== undefined && price < cost)
+        found.push({ choice: `${kind} ${model} ${option}`, price, cost });
     }
   }
   return found;
@@ -33,7 +34,10 @@ function rowsBelow(
  */
 export function pricesBelowCost(table: PriceTable, costs: ServiceCosts | undefined): BelowCost[] {
   if (!costs) return [];
-  const found = [...rowsBelow("image", table.image, costs.image), ...rowsBelow("video", table.video, costs.video)];
+  const found = [
+    ...rowsBelow("image", table.image, costs.image),
+    ...rowsBelow("video", table.video, costs.video),
+  ];
   if (costs.dub && table.dub.perMinute < costs.dub.perMinute) {
     found.push({ choice: "dub per minute", price: table.dub.perMinute, cost: costs.dub.perMinute });
   }

@@ -1,4 +1,3 @@
-import defaults from "../pricing/default-prices.json";
 import {
   dubbingBilledMinutes,
   type ImageModel,
@@ -6,6 +5,7 @@ import {
   type VideoModel,
   type VideoResolution,
 } from "../media/catalog";
+import defaults from "../pricing/default-prices.json";
 
 /**
  * The simulator's price list. The document shows no prices; only the shapes
