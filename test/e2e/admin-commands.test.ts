@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { broadcasts, generations, holds, kvStore, ledgerEntries, payments, users } from "../../src/db/schema";
 import { translate } from "../../src/i18n/i18n";
 import type { BotMessage, TestUser } from "../../src/playground/telegram";
+import { createPrices, loadPriceTable } from "../../src/pricing/prices";
 import { eventually, generationIn, type Harness, startedUser, startHarness } from "../support/harness";
 
 /** The first user a fresh stand-in makes has this id: the admin of these tests. */
@@ -354,7 +355,9 @@ describe("admin commands end to end", () => {
       deferSubmit: true,
     });
     if (!created.ok) throw new Error("the queued generation was not created");
-    expect(await balance(victim.id)).toMatchObject({ available: 96, held: 4 });
+    const quote = createPrices(loadPriceTable()).image("nano-core-2", undefined, 1);
+    const price = quote.ok ? quote.credits : Number.NaN;
+    expect(await balance(victim.id)).toMatchObject({ available: 100 - price, held: price });
 
     // an offer open in a conversation when the ban comes
     await victim.send("/image a lighthouse");
