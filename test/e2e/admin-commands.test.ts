@@ -367,7 +367,7 @@ describe("admin commands end to end", () => {
 
     const banned = await ask(admin, `/ban ${victim.id}`);
     expect(banned.text).toBe(
-      `${en("ban-done", { user: `${victim.id} (@${victim.info.username})` })}\n${en("ban-cancelled", { count: 1, credits: 4 })}`,
+      `${en("ban-done", { user: `${victim.id} (@${victim.info.username})` })}\n${en("ban-cancelled", { count: 1, credits: price })}`,
     );
     const [row] = await h.db.db.select().from(generations).where(eq(generations.id, created.generation.id));
     expect(row?.state).toBe("cancelled");

@@ -110,7 +110,7 @@ describe("the Mini App's API", () => {
     expect(gallery.body.next).toBeNull();
     expect(gallery.body.items).toHaveLength(1);
     const [item] = gallery.body.items;
-    expect(item).toMatchObject({ id, operation: "image", prompt: "a red lighthouse", cost: 4 });
+    expect(item).toMatchObject({ id, operation: "image", prompt: "a red lighthouse", cost: picturePrice });
     expect(item?.media).toHaveLength(1);
     expect(item?.media[0]?.kind).toBe("photo");
     // through our signed file URLs: the bytes of the stored result
@@ -121,7 +121,7 @@ describe("the Mini App's API", () => {
     const result = await app.get<ResultResponse>(`/results/${id}`);
     expect(result.body).toMatchObject({
       id,
-      cost: 4,
+      cost: picturePrice,
       upscale: false,
       options: { model: "nano-core-2", imageSize: "1:1", numImages: 1 },
       actions: { again: true, edit: true, upscale: true },
@@ -235,11 +235,12 @@ describe("the Mini App's API", () => {
       request: { operation: "edit", ...request },
     });
     expect(made.status).toBe(200);
-    expect(made.body.price).toBe(cost(defaultPrices.image("beta-image-2-5-flare", "4K", 1)));
+    const upscalePrice = cost(defaultPrices.image("beta-image-2-5-flare", "4K", 1));
+    expect(made.body.price).toBe(upscalePrice);
     await eventually(async () =>
       (await h.runtime.generations.get(made.body.id))?.state === "delivered" ? true : undefined,
     );
-    expect((await h.runtime.ledger.account(user.id)).available).toBe(before.available - 12);
+    expect((await h.runtime.ledger.account(user.id)).available).toBe(before.available - upscalePrice);
   });
 
   test("send to chat: the result comes again by its file ids, with the result's buttons, at no cost", async () => {
@@ -424,7 +425,7 @@ describe("the Mini App's API", () => {
     expect(credits.body.entries.map((e) => e.label)).toEqual(["charge", "hold", "welcome"]);
     // each movement in /balance's words, naming the request it was for
     const [charge, hold] = credits.body.entries;
-    expect(charge?.text).toMatch(/^✔️ 4 reserved credits spent on .*a yellow sun/);
+    expect(charge?.text).toMatch(new RegExp(`^✔️ ${picturePrice} reserved credits spent on .*a yellow sun`));
     expect(hold?.text).toMatch(/^−4 reserved for .*a yellow sun/);
     expect(credits.body.entries.at(-1)?.text).toBe(`+${WELCOME} welcome credits`);
 
