@@ -426,7 +426,7 @@ describe("the Mini App's API", () => {
     // each movement in /balance's words, naming the request it was for
     const [charge, hold] = credits.body.entries;
     expect(charge?.text).toMatch(new RegExp(`^✔️ ${picturePrice} reserved credits spent on .*a yellow sun`));
-    expect(hold?.text).toMatch(/^−4 reserved for .*a yellow sun/);
+    expect(hold?.text).toMatch(new RegExp(`^−${picturePrice} reserved for .*a yellow sun`));
     expect(credits.body.entries.at(-1)?.text).toBe(`+${WELCOME} welcome credits`);
 
     const pack = h.config.creditPacks[1]!;
