@@ -136,7 +136,13 @@ try {
     await chat.type("/start");
     await said(/credits/);
     await chat.type("/stats");
-    lines.push(await said("Statistics"));
+    const stats = ((await (await chat.waitForBot("Statistics")).textContent()) ?? "").replace(/\s+/g, " ");
+    // the tour's prices are the defaults: an operator could launch with them (issue 46)
+    const margin = /Margin: (-?[\d,]+) credits/.exec(stats)?.[1];
+    if (margin === undefined || Number(margin.replace(/,/g, "")) <= 0 || stats.includes("⚠️")) {
+      throw new Error(`the tour should end with a positive margin and no price below cost: ${stats}`);
+    }
+    lines.push(`margin ${margin}`);
     const alexId = await page
       .getByTestId("user-switcher")
       .locator("option", { hasText: "Alex" })

@@ -5,6 +5,7 @@ import type { Database } from "../db/client";
 import type { Generations } from "../generations/service";
 import { messageOf } from "../lib/message-of";
 import type { PaymentStore } from "../payments";
+import type { BelowCost } from "../pricing/cost-check";
 import type { Users } from "../users/users";
 import { adminsOnly, argumentsOf } from "./admin-only";
 import { registerBan } from "./ban";
@@ -25,6 +26,8 @@ export interface AdminFeatureDeps {
   generations: Pick<Generations, "cancelQueuedOf" | "setStatusShown">;
   payments: Pick<PaymentStore, "byCharge" | "refund">;
   adminIds: readonly number[];
+  /** prices below the service's cost, named in /stats */
+  belowCost: readonly BelowCost[];
 }
 
 /** Admin commands in private chats (/stats, /user, /grant, /refund, /ban, /unban), for `adminIds` only. */
@@ -37,7 +40,7 @@ export function adminFeature(deps: AdminFeatureDeps): Composer<BotContext> {
     await ctx
       .replyWithChatAction("typing")
       .catch((err: unknown) => ctx.logger.warn({ reason: messageOf(err) }, "could not show typing"));
-    await ctx.reply(formatStats(ctx.t, await collectStats(deps.db)));
+    await ctx.reply(formatStats(ctx.t, await collectStats(deps.db), deps.belowCost));
   });
 
   privately.command("user", async (ctx) => {

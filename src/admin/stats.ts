@@ -5,6 +5,7 @@ import { type GenerationState, generationStates, generations, orphanTasks, users
 import { billedByService } from "../generations/billed";
 import type { Translate } from "../i18n/i18n";
 import { type Operation, operations } from "../media/catalog";
+import type { BelowCost } from "../pricing/cost-check";
 
 export const periods = ["today", "week", "all"] as const;
 export type Period = (typeof periods)[number];
@@ -118,7 +119,16 @@ function generationLines(t: Translate, rows: GenerationCount[], period: Period):
   return lines.length > 0 ? lines : [t("stats-none")];
 }
 
-export function formatStats(t: Translate, s: Stats): string {
+/** The ⚠️ section of /stats: each price below the service's cost, by name. */
+function belowCostSection(t: Translate, below: readonly BelowCost[]): string[] {
+  if (below.length === 0) return [];
+  const lines = below.map((b) =>
+    t("stats-below-cost-line", { choice: b.choice, price: b.price, cost: b.cost }),
+  );
+  return [`${t("stats-below-cost-title", { count: below.length })}\n${lines.join("\n")}`];
+}
+
+export function formatStats(t: Translate, s: Stats, belowCost: readonly BelowCost[]): string {
   const parts = [t("stats-title"), t("stats-users", { ...s.users })];
   for (const period of periods) {
     parts.push(
@@ -130,5 +140,6 @@ export function formatStats(t: Translate, s: Stats): string {
   const percent = s.credits.charged > 0 ? Math.round((s.margin / s.credits.charged) * 100) : 0;
   parts.push(t("stats-margin", { margin: s.margin, percent }));
   parts.push(t("stats-margin-note"));
+  parts.push(...belowCostSection(t, belowCost));
   return parts.join("\n\n");
 }

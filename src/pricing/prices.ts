@@ -9,12 +9,21 @@ import defaults from "./default-prices.json";
  * resolution. Dubbing: per started minute, at least one.
  */
 const credits = z.number().int().positive();
-const priceTableSchema = z.object({
+const pricesShape = z.object({
   image: z.record(z.string(), z.record(z.string(), credits)),
   video: z.record(z.string(), z.record(z.string(), credits)),
   dub: z.object({ perMinute: credits }),
 });
+/**
+ * `serviceCost`: what the media service bills for each choice, in service
+ * credits, the same shape as the prices (any part may be left out). The check
+ * at start-up and in /stats names every price below it (see cost-check.ts).
+ */
+const priceTableSchema = pricesShape.extend({
+  serviceCost: pricesShape.partial().optional(),
+});
 export type PriceTable = z.infer<typeof priceTableSchema>;
+export type ServiceCosts = NonNullable<PriceTable["serviceCost"]>;
 
 export class PriceTableError extends Error {
   override name = "PriceTableError";

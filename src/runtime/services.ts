@@ -20,6 +20,7 @@ import type { Logger } from "../lib/logger";
 import { outageLog } from "../lib/outage-log";
 import type { MediaClient } from "../media/client";
 import { createPaymentStore, type PaymentStore } from "../payments";
+import { knownCosts, pricesBelowCost } from "../pricing/cost-check";
 import { createPrices, loadPriceTable } from "../pricing/prices";
 import { queueDepths, queueLags } from "../queue/queue-figures";
 import { createQueues, type Queues } from "../queue/queues";
@@ -105,6 +106,14 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     ? { media: options.media, simulator: undefined }
     : await connectMediaService(config, { clock, logger, policy }, stops);
   const media = instrumentMediaClient(connected.media, metrics);
+  const simulated = config.sandbox || connected.simulator !== undefined;
+  const belowCost = pricesBelowCost(prices.table, knownCosts(prices.table, simulated));
+  if (belowCost.length > 0) {
+    logger.warn(
+      { below: belowCost.map((b) => `${b.choice}: ${b.price} < ${b.cost}`) },
+      "prices below the service's cost: each such request loses credits (see docs/configuration.md, Prices)",
+    );
+  }
 
   const now = () => clock.now();
   const referralBonus = referralHooks({
@@ -123,6 +132,8 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     redis,
     ledger,
     prices,
+    /** prices below the service's known cost, for /stats' warning */
+    belowCost,
     users,
     queues,
     hints,

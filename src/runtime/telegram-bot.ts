@@ -105,7 +105,15 @@ export function telegramBot(
         settingsFeature({ preferences }),
         buyFeature({ packs: config.creditPacks, sandbox: config.sandbox, ledger }),
         inviteFeature({ db, config, users }),
-        adminFeature({ db, ledger, users, generations, payments: s.payments, adminIds: config.adminIds }),
+        adminFeature({
+          db,
+          ledger,
+          users,
+          generations,
+          payments: s.payments,
+          adminIds: config.adminIds,
+          belowCost: s.belowCost,
+        }),
         // last: what a private chat sends without a command, once no feature and no conversation took it
         sentOffersFeature({
           sent: createSentStore({ redis, prefix: config.redis.prefix }),

@@ -4,58 +4,41 @@ import {
   type ImageResolution,
   type VideoModel,
   type VideoResolution,
-  videoModels,
 } from "../media/catalog";
+import defaults from "../pricing/default-prices.json";
 
 /**
  * The simulator's price list. The document shows no prices; only the shapes
- * are documented: images per image, video-b family = resolution rate x
- * duration, dubbing per started minute (minimum one).
+ * are documented: images per image, video per second by resolution, dubbing
+ * per started minute (minimum one). The numbers live in one place, the
+ * `serviceCost` of the default price table, so the bot's check of its prices
+ * against the service's costs (src/pricing/cost-check.ts) reads the same ones.
  */
+const costs = defaults.serviceCost;
 
-const imageBase: Record<ImageModel, number> = {
-  "nano-core-2": 4,
-  "nano-core-2-1": 4,
-  "nano-lite": 2,
-  "nano-pro": 8,
-  "alpha-speed": 3,
-  "alpha-quality": 6,
-  "beta-image-2-5-flare": 5,
-  "beta-image-2-5-sunburst": 5,
-  "gamma-5-pro": 10,
-  "delta-3-image": 5,
-};
-const qualityFactor: Record<ImageResolution, number> = { "1K": 1, "2K": 2, "4K": 4 };
+function own(record: Record<string, number> | undefined, key: string): number | undefined {
+  return record && Object.hasOwn(record, key) ? record[key] : undefined;
+}
 
 export function imageUnitPrice(model: ImageModel, resolution: ImageResolution): number {
-  return imageBase[model] * qualityFactor[resolution];
+  const row: Record<string, number> = costs.image[model];
+  const unit = own(row, resolution) ?? own(row, "default");
+  if (unit === undefined) throw new Error(`no simulator cost for ${model} ${resolution}`);
+  return unit;
 }
 
-/** Credits per second of video-b output, by resolution. */
-export const videoBResolutionRate: Record<VideoResolution, number> = {
-  "480p": 2,
-  "720p": 3,
-  "1080p": 5,
-  "4k": 10,
-};
-const videoModelRate: Record<VideoModel, number> = {
-  "video-a-v3-turbo": 2,
-  "video-b-2": 0,
-  "video-c-3": 4,
-  "video-c-3-prime": 6,
-  "video-b-2-5": 0,
-  "video-b-2-mini": 0,
-  "video-d-imagine": 3,
-  "video-e-3.1": 8,
-};
-const resolutionFactor: Record<VideoResolution, number> = { "480p": 1, "720p": 1, "1080p": 2, "4k": 4 };
+/** Credits per second of video, by model and resolution. */
+export function videoUnitPrice(model: VideoModel, resolution: VideoResolution): number {
+  const unit = own(costs.video[model], resolution);
+  if (unit === undefined) throw new Error(`no simulator cost for ${model} ${resolution}`);
+  return unit;
+}
 
 export function videoPrice(model: VideoModel, resolution: VideoResolution, duration: number): number {
-  if (videoModels[model].family === "video-b") return videoBResolutionRate[resolution] * duration;
-  return videoModelRate[model] * resolutionFactor[resolution] * duration;
+  return videoUnitPrice(model, resolution) * duration;
 }
 
-export const dubbingPerMinute = 10;
+export const dubbingPerMinute = costs.dub.perMinute;
 
 export function dubbingPrice(durationSeconds: number): number {
   return dubbingPerMinute * dubbingBilledMinutes(durationSeconds);

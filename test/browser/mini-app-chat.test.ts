@@ -102,7 +102,17 @@ describe("the Mini App knows what the chat knows, in Chromium", () => {
     await app.getByTestId("opt-numImages").selectOption("2");
     await expect
       .poll(() => app.getByTestId("opt-model").locator('option[value="gamma-5-pro"]').textContent())
-      .toBe(`gamma-5-pro · ${2 * 8} cr`);
+      .toBe(
+        `gamma-5-pro · ${(() => {
+          const q = quote(prices, {
+            operation: "image",
+            model: "gamma-5-pro",
+            resolution: "1K",
+            numImages: 2,
+          });
+          return q.ok ? q.credits : Number.NaN;
+        })()} cr`,
+      );
     await shot(chat, "composer-prices");
   });
 

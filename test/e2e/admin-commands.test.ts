@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { broadcasts, generations, holds, kvStore, ledgerEntries, payments, users } from "../../src/db/schema";
 import { translate } from "../../src/i18n/i18n";
 import type { BotMessage, TestUser } from "../../src/playground/telegram";
+import { createPrices, loadPriceTable } from "../../src/pricing/prices";
 import { eventually, generationIn, type Harness, startedUser, startHarness } from "../support/harness";
 
 /** The first user a fresh stand-in makes has this id: the admin of these tests. */
@@ -354,7 +355,9 @@ describe("admin commands end to end", () => {
       deferSubmit: true,
     });
     if (!created.ok) throw new Error("the queued generation was not created");
-    expect(await balance(victim.id)).toMatchObject({ available: 96, held: 4 });
+    const quote = createPrices(loadPriceTable()).image("nano-core-2", undefined, 1);
+    const price = quote.ok ? quote.credits : Number.NaN;
+    expect(await balance(victim.id)).toMatchObject({ available: 100 - price, held: price });
 
     // an offer open in a conversation when the ban comes
     await victim.send("/image a lighthouse");
@@ -364,7 +367,7 @@ describe("admin commands end to end", () => {
 
     const banned = await ask(admin, `/ban ${victim.id}`);
     expect(banned.text).toBe(
-      `${en("ban-done", { user: `${victim.id} (@${victim.info.username})` })}\n${en("ban-cancelled", { count: 1, credits: 4 })}`,
+      `${en("ban-done", { user: `${victim.id} (@${victim.info.username})` })}\n${en("ban-cancelled", { count: 1, credits: price })}`,
     );
     const [row] = await h.db.db.select().from(generations).where(eq(generations.id, created.generation.id));
     expect(row?.state).toBe("cancelled");

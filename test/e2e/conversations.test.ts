@@ -8,7 +8,7 @@ import { generations as generationsTable } from "../../src/db/schema";
 import { endedBadly } from "../../src/generations/states";
 import type { Generation } from "../../src/generations/types";
 import type { BotMessage, TestUser } from "../../src/playground/telegram";
-import { createPrices, loadPriceTable, type PriceTable } from "../../src/pricing/prices";
+import { createPrices, loadPriceTable, type PriceQuote, type PriceTable } from "../../src/pricing/prices";
 import { eventually, generationIn, type Harness, startHarness } from "../support/harness";
 import { buttons, byData, hasData, plain, says } from "../support/messages";
 
@@ -20,6 +20,9 @@ import { buttons, byData, hasData, plain, says } from "../support/messages";
 
 const table = loadPriceTable();
 const prices = createPrices(table);
+/** a quote's credits: the tests read every price from the table, so a price change moves them too */
+const cost = (quote: PriceQuote) => (quote.ok ? quote.credits : Number.NaN);
+const imagePrice = cost(prices.image("nano-core-2", undefined, 1));
 /** The runtime reads its prices from here, so a test can change them across a restart. */
 const pricesDir = mkdtempSync(join(tmpdir(), "msb-prices-"));
 const pricesFile = join(pricesDir, "prices.json");
@@ -143,7 +146,9 @@ describe("guided conversations", () => {
     await user.waitFor((m) => panel(m) && says("🖼 New image")(m));
 
     const picker = await tap(user, "cv:o:m", says("Choose a model"));
-    expect(buttons(picker).find(byData("cv:p:gamma-5-pro"))?.text).toBe("gamma-5-pro · 8 cr");
+    expect(buttons(picker).find(byData("cv:p:gamma-5-pro"))?.text).toBe(
+      `gamma-5-pro · ${cost(prices.image("gamma-5-pro", "1K", 1))} cr`,
+    );
     await tap(user, "cv:p:gamma-5-pro", says("Model: gamma-5-pro"));
     await tap(user, "cv:o:r", says("Choose the resolution"));
     await tap(user, "cv:p:2K", says("Resolution: 2K"));
@@ -151,10 +156,9 @@ describe("guided conversations", () => {
     await tap(user, "cv:p:1:1", says("Aspect ratio: 1:1"));
     await tap(user, "cv:o:n", says("How many images"));
     const summary = await tap(user, "cv:p:2", says("Number of images: 2"));
-    const price = prices.image("gamma-5-pro", "2K", 2);
-    expect(price.ok && price.credits).toBe(24);
-    expect(plain(summary.text)).toContain("Price: 24 credits (balance: 100)");
-    expect(buttons(summary).find(byData("cv:ok"))?.text).toBe("✅ Confirm · 24 credits");
+    const price = cost(prices.image("gamma-5-pro", "2K", 2));
+    expect(plain(summary.text)).toContain(`Price: ${price} credits (balance: 100)`);
+    expect(buttons(summary).find(byData("cv:ok"))?.text).toBe(`✅ Confirm · ${price} credits`);
 
     await tap(user, "cv:ok");
     await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 20_000 });
@@ -265,7 +269,7 @@ describe("guided conversations", () => {
     expect(plain(summary.text)).toContain("Dub into: Persian");
     expect(plain(summary.text)).toContain("Length: 1:15");
     // two started minutes
-    expect(plain(summary.text)).toContain("Price: 20 credits");
+    expect(plain(summary.text)).toContain(`Price: ${cost(prices.dub(75))} credits`);
   });
 
   test("a command on a file that cannot be used says why and asks for another", async () => {
@@ -322,7 +326,9 @@ describe("guided conversations", () => {
     await tap(user, "cv:p:480p", says("Resolution: 480p"));
     await tap(user, "cv:o:a", says("Choose the aspect ratio"));
     const summary = await tap(user, "cv:p:1:1", says("Aspect ratio: 1:1"));
-    expect(plain(summary.text)).toContain("Price: 4 credits");
+    expect(plain(summary.text)).toContain(
+      `Price: ${cost(prices.video("video-b-2-mini", "480p", 4))} credits`,
+    );
     await tap(user, "cv:ok");
     await user.waitFor((m) => m.video !== undefined, { timeoutMs: 30_000 });
     const g = await generationIn(h, user.id, "delivered");
@@ -373,7 +379,7 @@ describe("guided conversations", () => {
     });
     const summary = await user.waitFor((m) => panel(m) && says("🎙 Dubbing")(m));
     expect(plain(summary.text)).toContain("Dub into: English");
-    expect(plain(summary.text)).toContain("Price: 10 credits");
+    expect(plain(summary.text)).toContain(`Price: ${cost(prices.dub(3))} credits`);
     await tap(user, "cv:o:tl", says("Dub into which language"));
     await tap(user, "cv:g:1", hasData("cv:p:nl"));
     await tap(user, "cv:p:nl", says("Dub into: Dutch"));
@@ -602,22 +608,23 @@ describe("guided conversations", () => {
     const user = await newUser("en");
     await user.send("/image a lighthouse at new prices");
     const summary = await user.waitFor(panel);
-    expect(plain(summary.text)).toContain("Price: 4 credits");
+    expect(plain(summary.text)).toContain(`Price: ${imagePrice} credits`);
     await h.stopRuntime();
-    writePrices({ ...table, image: { ...table.image, "nano-core-2": { default: 5 } } });
+    const raised = imagePrice + 1;
+    writePrices({ ...table, image: { ...table.image, "nano-core-2": { default: raised } } });
     try {
       await h.startRuntime();
       const again = await tap(
         user,
         "cv:ok",
-        (m) => m.message_id === summary.message_id && panel(m) && says("it is now 5 credits")(m),
+        (m) => m.message_id === summary.message_id && panel(m) && says(`it is now ${raised} credits`)(m),
       );
-      expect(plain(again.text)).toContain("Price: 5 credits");
-      expect(buttons(again).find(byData("cv:ok"))?.text).toBe("✅ Confirm · 5 credits");
+      expect(plain(again.text)).toContain(`Price: ${raised} credits`);
+      expect(buttons(again).find(byData("cv:ok"))?.text).toBe(`✅ Confirm · ${raised} credits`);
       expect(await generations(user.id)).toHaveLength(0);
       await tap(user, "cv:ok");
       const g = await generationIn(h, user.id, "delivered");
-      expect(g.price).toBe(5);
+      expect(g.price).toBe(raised);
       await expectPaidOnce(user, g);
     } finally {
       writePrices(table);
@@ -651,7 +658,11 @@ describe("guided conversations", () => {
     await tap(user, "cv:o:d", says("How long"));
     await tap(user, "cv:g:1", hasData("cv:p:30"));
     await tap(user, "cv:p:30", says("Duration: 30 s"));
-    await tap(user, "cv:ok", says("You need 170 more"));
+    await tap(
+      user,
+      "cv:ok",
+      says(`You need ${cost(prices.video("video-c-3-prime", "1080p", 30)) - WELCOME} more`),
+    );
     expect(await generations(user.id)).toHaveLength(0);
     expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: WELCOME, held: 0 });
     // a fresh panel: a cheaper choice goes through
@@ -716,7 +727,9 @@ describe("guided conversations", () => {
     await user.send("/history");
     const list = await user.waitFor(says("Your recent requests"));
     expect(plain(list.text)).toMatch(/1\. Image generation · ❌ failed · no charge/);
-    expect(plain(list.text)).toMatch(/2\. Image generation · ✅ delivered · 4 credits/);
+    expect(plain(list.text)).toMatch(
+      new RegExp(`2\\. Image generation · ✅ delivered · ${imagePrice} credits`),
+    );
 
     const sends = h.tg.callsOf("sendPhoto").length;
     await user.press(byData(`hs:${done.id}`), { message: list });
@@ -754,10 +767,12 @@ describe("guided conversations", () => {
     expect(ahead).toBeGreaterThanOrEqual(others.length);
     const status = await tap(user, "cv:ok", says(`Place in the queue: ${ahead + 1}`));
     await generationIn(h, user.id, "queued");
-    expect(await h.runtime.ledger.account(user.id)).toMatchObject({ held: 4 });
+    expect(await h.runtime.ledger.account(user.id)).toMatchObject({ held: imagePrice });
 
     await user.send("/cancel");
-    await user.waitFor(says("Your queued request was cancelled; its 4 credits are back"), { after: status });
+    await user.waitFor(says(`Your queued request was cancelled; its ${imagePrice} credits are back`), {
+      after: status,
+    });
     const [g] = await generations(user.id);
     expect(g?.state).toBe("cancelled");
     expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: WELCOME, held: 0 });

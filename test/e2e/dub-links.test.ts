@@ -23,7 +23,7 @@ import {
  * downloading the file once into our storage and measuring it before it is
  * sent, and the media simulator downloading that copy from our file proxy
  * (never the user's link) and settling on the length it measures.
- * The default price table and the default welcome credits (20); the worker's
+ * The default price table, and welcome credits that pay for two minutes; the worker's
  * download is capped at 3 MB here (100 MB in production).
  */
 const downloadCap = 3_000_000;
@@ -70,7 +70,7 @@ describe("dubbing links priced by their real length", () => {
     });
     h = await startHarness({
       // links past 5 minutes are dubbed in parts (dub-parts.test.ts); here the longest is 5 minutes
-      env: { WELCOME_CREDITS: "20", DUB_MAX_MINUTES: "5" },
+      env: { WELCOME_CREDITS: String(credits(120)), DUB_MAX_MINUTES: "5" },
       linkProbe: {
         ca: files.ca,
         allowAddress: (a) => a === "127.0.0.1" || isPublicAddress(a),
@@ -112,7 +112,7 @@ describe("dubbing links priced by their real length", () => {
   }
 
   test("a 95-second link is priced and held for 2 minutes: a new user's welcome credits pay for it", async () => {
-    expect(welcome).toBe(20);
+    expect(welcome).toBe(credits(120));
     expect(credits(95)).toBe(credits(120));
     expect(credits(95)).toBeLessThanOrEqual(welcome);
     expect(credits(300)).toBeGreaterThan(welcome);

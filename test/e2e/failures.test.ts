@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { translate } from "../../src/i18n/i18n";
+import { createPrices, loadPriceTable } from "../../src/pricing/prices";
 import { signGid } from "../../src/storage/signed-tokens";
 import {
   deleteRedisKeys,
@@ -64,7 +65,8 @@ describe("when things go wrong, the user is told and pays nothing twice", () => 
     const message = await user.waitFor(
       (m) => m.message_id === status.message_id && Boolean(m.text?.includes("Not enough")),
     );
-    expect(message.text).toContain("You need 2 more");
+    const quote = createPrices(loadPriceTable()).image("nano-core-2", undefined, 1);
+    expect(message.text).toContain(`You need ${(quote.ok ? quote.credits : Number.NaN) - 2} more`);
     expect(await h.runtime.generations.recent(user.id)).toEqual([]);
     expect(await h.runtime.ledger.account(user.id)).toEqual({ userId: user.id, available: 2, held: 0 });
   });

@@ -162,11 +162,12 @@ describe("inline mode", () => {
     await tap("cv:o:a", says("Choose the aspect ratio"));
     await tap("cv:p:16:9", says("Aspect ratio: 16:9"));
     await tap("cv:o:n", says("How many images"));
-    await tap("cv:p:3", says("Number of images: 3"));
+    // two: what is left of the welcome credits pays for the inline picture after them
+    await tap("cv:p:2", says("Number of images: 2"));
     await user.press(byData("cv:ok"), { message: user.messages().filter(hasData("cv:ok")).at(-1)! });
     const first = await delivered(user.id);
     const chosen = { model: "gamma-5-pro", imageSize: "16:9", resolution: "2K" } as const;
-    expect(first.params).toMatchObject({ prompt: "a lantern", ...chosen, numImages: 3 });
+    expect(first.params).toMatchObject({ prompt: "a lantern", ...chosen, numImages: 2 });
     const spent = first.charged ?? 0;
 
     const price = priceOf({ ...chosen, numImages: 1 });

@@ -4,6 +4,7 @@ import { userPreferences } from "../../src/db/schema";
 import { upscalePrompt } from "../../src/generations/params";
 import type { Generation } from "../../src/generations/types";
 import type { TestGroup, TestUser } from "../../src/playground/telegram";
+import { createPrices, loadPriceTable } from "../../src/pricing/prices";
 import { eventually, generationIn, type Harness, startedUser, startHarness } from "../support/harness";
 import { buttons, byData, hasData, plain, says } from "../support/messages";
 
@@ -81,8 +82,10 @@ describe("actions on results", () => {
     expect(text).toContain("Upscale: the same picture, unchanged, in 4K");
     expect(text).not.toContain("Description");
     expect(text).not.toContain(upscalePrompt.slice(0, 30));
-    expect(text).toContain("Price: 12 credits");
-    expect(buttons(offer).find(byData("cv:ok"))?.text).toBe("✅ Confirm · 12 credits");
+    const quote = createPrices(loadPriceTable()).image("beta-image-2-5-flare", "4K", 1);
+    const upscalePrice = quote.ok ? quote.credits : Number.NaN;
+    expect(text).toContain(`Price: ${upscalePrice} credits`);
+    expect(buttons(offer).find(byData("cv:ok"))?.text).toBe(`✅ Confirm · ${upscalePrice} credits`);
     // nothing spent, nothing held, nothing created before Confirm
     expect(await h.runtime.ledger.account(user.id)).toEqual(
       expect.objectContaining({ available: afterFirst, held: 0 }),
@@ -103,15 +106,15 @@ describe("actions on results", () => {
       prompt: upscalePrompt,
       images: [{ kind: "telegram", fileId: first.fileIds?.[0] }],
     });
-    expect(upscaled.price).toBe(12);
-    expect(upscaled.charged).toBe(12);
+    expect(upscaled.price).toBe(upscalePrice);
+    expect(upscaled.charged).toBe(upscalePrice);
     const result = await buttonsOf(user, upscaled);
     expect(result.photo).toBeDefined();
     // its caption does not show our prompt either
     expect(plain(result?.caption)).toContain("⬆️ The same picture, in 4K");
     expect(plain(result?.caption)).not.toContain(upscalePrompt.slice(0, 30));
     expect(await h.runtime.ledger.account(user.id)).toEqual(
-      expect.objectContaining({ available: afterFirst - 12, held: 0 }),
+      expect.objectContaining({ available: afterFirst - upscalePrice, held: 0 }),
     );
     expect(await h.runtime.ledger.audit({ userId: user.id })).toEqual([]);
     // the service was asked at 4K

@@ -6,6 +6,7 @@ import { processedUpdates } from "../../src/db/schema";
 import type { Generation } from "../../src/generations/types";
 import type { BotMessage, TestUser } from "../../src/playground/telegram";
 import { createPreferences, rememberedOf } from "../../src/preferences";
+import { createPrices, loadPriceTable, type PriceQuote } from "../../src/pricing/prices";
 import {
   eventually,
   generationIn,
@@ -32,6 +33,9 @@ const photoOffer = says("What shall I do with");
 const textOffer = says("Shall I make a picture of this?");
 const offerOf = (action: "e" | "r" | "d" | "i", sent: { message_id: number }) =>
   `so:${action}:${sent.message_id}`;
+
+const prices = createPrices(loadPriceTable());
+const cost = (quote: PriceQuote) => (quote.ok ? quote.credits : Number.NaN);
 
 describe("offers for what is sent without a command", () => {
   let h: Harness;
@@ -147,7 +151,7 @@ describe("offers for what is sent without a command", () => {
     const sent = await user.sendVoice({ bytes: fixture("audio.mp3"), mimeType: "audio/mpeg", duration: 3 });
     const offer = await user.waitFor(hasData(offerOf("d", sent)));
     expect(plain(offer.text)).toContain("Shall I dub this audio into another language?");
-    expect(plain(offer.text)).toContain("Price: 10 credits (balance: 100)");
+    expect(plain(offer.text)).toContain(`Price: ${cost(prices.dub(3))} credits (balance: 100)`);
     await tap(user, offerOf("d", sent), offer);
     const summary = await user.waitFor((m) => panel(m) && says("🎙 Dubbing")(m));
     expect(plain(summary.text)).toContain("Length: 0:03");
@@ -187,13 +191,14 @@ describe("offers for what is sent without a command", () => {
     expect(text).toContain("Model: gamma-5-pro");
     expect(text).toContain("Aspect ratio: 1:1");
     expect(text).toContain("Your saved settings");
-    expect(text).toContain("Price: 24 credits (balance: 100)");
+    const price = cost(prices.image("gamma-5-pro", "2K", 2));
+    expect(text).toContain(`Price: ${price} credits (balance: 100)`);
     expect(text).not.toContain("I did not understand");
 
     await tap(user, offerOf("i", sent), offer);
     const summary = await user.waitFor((m) => panel(m) && says("🖼 New image")(m));
     expect(plain(summary.text)).toContain("Description: can you make me a picture of a dog?");
-    expect(plain(summary.text)).toContain("Price: 24 credits");
+    expect(plain(summary.text)).toContain(`Price: ${price} credits`);
     await user.press(byData("cv:ok"), { message: summary });
     await user.waitFor((m) => m.photo !== undefined, { timeoutMs: 20_000 });
     const g = await generationIn(h, user.id, "delivered");

@@ -4,6 +4,7 @@ import { grantStore } from "../../src/admin/grant-store";
 import type { Ledger } from "../../src/credits/ledger";
 import { ledgerEntries } from "../../src/db/schema";
 import type { Generations } from "../../src/generations/service";
+import { createPrices, loadPriceTable } from "../../src/pricing/prices";
 import { createUsers, type Users } from "../../src/users/users";
 import { createTestDatabase, type TestDatabase } from "../support/db";
 import { testGenerations } from "../support/test-generations";
@@ -93,7 +94,9 @@ describe("bans and grants on real Postgres", () => {
     expect(cancelled[0]?.error).toEqual({ reason: "cancelled_by_admin" });
     expect((await generations.get(b.generation.id))?.state).toBe("submitting");
     expect((await generations.get(theirs.generation.id))?.state).toBe("queued");
-    expect(await ledger.account(u)).toMatchObject({ available: 96, held: 4 });
+    const quote = createPrices(loadPriceTable()).image("nano-core-2", undefined, 1);
+    const price = quote.ok ? quote.credits : Number.NaN;
+    expect(await ledger.account(u)).toMatchObject({ available: 100 - price, held: price });
     expect(await generations.cancelQueuedOf(u)).toEqual([]);
     expect(await ledger.audit({ userId: u })).toEqual([]);
   });

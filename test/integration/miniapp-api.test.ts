@@ -25,7 +25,7 @@ import type {
 } from "../../src/miniapp/contract";
 import { parsePayload } from "../../src/payments/packs";
 import type { TestUser } from "../../src/playground/telegram";
-import { createPrices, loadPriceTable } from "../../src/pricing/prices";
+import { createPrices, loadPriceTable, type PriceQuote } from "../../src/pricing/prices";
 import { imageSettings } from "../../src/requests/image-settings";
 import { eventually, type Harness, redisUrl, startedUser, startHarness } from "../support/harness";
 import { probe, speechLike } from "../support/media-files";
@@ -34,6 +34,10 @@ import { appClient } from "../support/miniapp";
 
 const WELCOME = 100;
 const picture = { operation: "image", model: "nano-core-2", imageSize: "1:1", numImages: 1 } as const;
+const defaultPrices = createPrices(loadPriceTable());
+const cost = (quote: PriceQuote) => (quote.ok ? quote.credits : Number.NaN);
+/** the price of `picture`, from the default table: a price change moves the tests with it */
+const picturePrice = cost(defaultPrices.image("nano-core-2", undefined, 1));
 
 /** The Mini App's API on the real runtime: the same generations, ledger, delivery and /stats as the chat. */
 describe("the Mini App's API", () => {
@@ -94,17 +98,20 @@ describe("the Mini App's API", () => {
     const user = await startedUser(h);
     const app = appClient(h, user);
     const quote = await app.post<QuoteResponse>("/quote", { request: picture });
-    expect(quote.body).toMatchObject({ credits: 4, balance: { available: WELCOME, held: 0 } });
+    expect(quote.body).toMatchObject({ credits: picturePrice, balance: { available: WELCOME, held: 0 } });
 
     const id = await madeInApp(user, "a red lighthouse");
-    expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: WELCOME - 4, held: 0 });
+    expect(await h.runtime.ledger.account(user.id)).toMatchObject({
+      available: WELCOME - picturePrice,
+      held: 0,
+    });
 
     const gallery = await app.get<GalleryResponse>("/gallery");
     expect(gallery.status).toBe(200);
     expect(gallery.body.next).toBeNull();
     expect(gallery.body.items).toHaveLength(1);
     const [item] = gallery.body.items;
-    expect(item).toMatchObject({ id, operation: "image", prompt: "a red lighthouse", cost: 4 });
+    expect(item).toMatchObject({ id, operation: "image", prompt: "a red lighthouse", cost: picturePrice });
     expect(item?.media).toHaveLength(1);
     expect(item?.media[0]?.kind).toBe("photo");
     // through our signed file URLs: the bytes of the stored result
@@ -115,7 +122,7 @@ describe("the Mini App's API", () => {
     const result = await app.get<ResultResponse>(`/results/${id}`);
     expect(result.body).toMatchObject({
       id,
-      cost: 4,
+      cost: picturePrice,
       upscale: false,
       options: { model: "nano-core-2", imageSize: "1:1", numImages: 1 },
       actions: { again: true, edit: true, upscale: true },
@@ -147,7 +154,8 @@ describe("the Mini App's API", () => {
       },
     });
     // the balance the page shows from now on, with this request's credits taken
-    expect(made.body).toMatchObject({ created: true, price: 3, balance: { available: WELCOME - 3 } });
+    const price = cost(defaultPrices.image("alpha-speed", undefined, 1));
+    expect(made.body).toMatchObject({ created: true, price, balance: { available: WELCOME - price } });
     const next = await app.get<ComposerResponse>("/composer");
     expect(next.body.remembered).toEqual(["image"]);
     expect(next.body.start.image).toEqual({ model: "alpha-speed", imageSize: "1:1", numImages: 1 });
@@ -164,7 +172,7 @@ describe("the Mini App's API", () => {
     const quoted = await appClient(h, user).post<QuoteResponse>("/quote", {
       request: { operation: "image", model: options.model, resolution: options.resolution, numImages: 2 },
     });
-    expect(quoted.body.credits).toBe(24);
+    expect(quoted.body.credits).toBe(cost(prices.image("gamma-5-pro", "2K", 2)));
     const asApp = (choices: Record<string, number | null> | undefined) =>
       Object.entries(choices ?? {}).map(([label, price]) =>
         price === null ? label : t("cv-choice-price", { label, price }),
@@ -228,11 +236,12 @@ describe("the Mini App's API", () => {
       request: { operation: "edit", ...request },
     });
     expect(made.status).toBe(200);
-    expect(made.body.price).toBe(12);
+    const upscalePrice = cost(defaultPrices.image("beta-image-2-5-flare", "4K", 1));
+    expect(made.body.price).toBe(upscalePrice);
     await eventually(async () =>
       (await h.runtime.generations.get(made.body.id))?.state === "delivered" ? true : undefined,
     );
-    expect((await h.runtime.ledger.account(user.id)).available).toBe(before.available - 12);
+    expect((await h.runtime.ledger.account(user.id)).available).toBe(before.available - upscalePrice);
   });
 
   test("send to chat: the result comes again by its file ids, with the result's buttons, at no cost", async () => {
@@ -391,6 +400,8 @@ describe("the Mini App's API", () => {
     const quoted = await app.post<QuoteResponse>("/quote", { request: { operation: "dub", source } });
     expect(quoted.body.credits).toBe(parts.credits);
     expect(quoted.body.upTo).toBe(parts.upTo === true);
+    // a long dub costs more than the welcome credits: the user bought some first
+    await h.runtime.ledger.grant({ userId: user.id, amount: parts.credits, key: `app-dub-${user.id}` });
     const made = await app.post<GenerateResponse>("/generate", {
       draft: await app.draft(),
       request: { operation: "dub", source, targetLanguage: "de" },
@@ -416,12 +427,12 @@ describe("the Mini App's API", () => {
     const app = appClient(h, user);
     await madeInApp(user, "a yellow sun");
     const credits = await app.get<CreditsResponse>("/credits");
-    expect(credits.body.balance).toEqual({ available: WELCOME - 4, held: 0 });
+    expect(credits.body.balance).toEqual({ available: WELCOME - picturePrice, held: 0 });
     expect(credits.body.entries.map((e) => e.label)).toEqual(["charge", "hold", "welcome"]);
     // each movement in /balance's words, naming the request it was for
     const [charge, hold] = credits.body.entries;
-    expect(charge?.text).toMatch(/^✔️ 4 reserved credits spent on .*a yellow sun/);
-    expect(hold?.text).toMatch(/^−4 reserved for .*a yellow sun/);
+    expect(charge?.text).toMatch(new RegExp(`^✔️ ${picturePrice} reserved credits spent on .*a yellow sun`));
+    expect(hold?.text).toMatch(new RegExp(`^−${picturePrice} reserved for .*a yellow sun`));
     expect(credits.body.entries.at(-1)?.text).toBe(`+${WELCOME} welcome credits`);
 
     const pack = h.config.creditPacks[1]!;

@@ -4,12 +4,14 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { holds, ledgerEntries } from "../../src/db/schema";
 import { translateFor } from "../../src/i18n/i18n";
 import type { ComposerResponse, GenerateResponse, RequestStatusResponse } from "../../src/miniapp/contract";
+import { createPrices, loadPriceTable } from "../../src/pricing/prices";
 import { eventually, type Harness, startedUser, startHarness } from "../support/harness";
 import { appClient } from "../support/miniapp";
 
 const WELCOME = 100;
 const picture = { operation: "image", model: "nano-core-2", imageSize: "1:1", numImages: 1 } as const;
-const price = 4;
+const quoted = createPrices(loadPriceTable()).image(picture.model, undefined, 1);
+const price = quoted.ok ? quoted.credits : Number.NaN;
 
 /**
  * One draft spends at most once (issue 46): the server issues the composer's

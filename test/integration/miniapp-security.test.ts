@@ -5,6 +5,7 @@ import { generations, ledgerEntries, users } from "../../src/db/schema";
 import { translateFor } from "../../src/i18n/i18n";
 import type { GenerateResponse } from "../../src/miniapp/contract";
 import type { TestUser } from "../../src/playground/telegram";
+import { createPrices, loadPriceTable } from "../../src/pricing/prices";
 import { eventually, type Harness, startedUser, startHarness } from "../support/harness";
 import { appCall, appClient, initDataFor } from "../support/miniapp";
 
@@ -159,7 +160,10 @@ describe("the Mini App's API refuses", () => {
       .where(eq(ledgerEntries.userId, user.id));
     // welcome, hold, charge
     expect(charges[0]?.n).toBe(3);
-    expect((await h.runtime.ledger.account(user.id)).available).toBe(100 - 4);
+    const quote = createPrices(loadPriceTable()).image("nano-core-2", undefined, 1);
+    expect((await h.runtime.ledger.account(user.id)).available).toBe(
+      100 - (quote.ok ? quote.credits : Number.NaN),
+    );
   });
 
   test("what spends shares the chat's per-user rate limit: past it, 429 and the chat's notice", async () => {

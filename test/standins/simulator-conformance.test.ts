@@ -11,7 +11,7 @@ import { MediaServiceError } from "../../src/media/errors";
 import { classifyTask } from "../../src/media/task-status";
 import { parseWebhook } from "../../src/media/webhook";
 import { pngSize, seededPicture } from "../../src/simulator/png";
-import { dubbingPerMinute, videoBResolutionRate } from "../../src/simulator/pricing";
+import { dubbingPerMinute, videoUnitPrice } from "../../src/simulator/pricing";
 import { type Simulator, startSimulator } from "../../src/simulator/server";
 import {
   clientFor,
@@ -359,7 +359,7 @@ describe("video generation (4.4): each model's limits", () => {
       },
       k(),
     );
-    expect(reg.credits_reserved).toBe(videoBResolutionRate["1080p"] * 10);
+    expect(reg.credits_reserved).toBe(videoUnitPrice("video-b-2", "1080p") * 10);
     const { task } = await settle(client, reg.id);
     const info = await mediaInfo(await download(task.videos[0]!));
     expect(info.duration).toBeGreaterThan(0); // the audio track

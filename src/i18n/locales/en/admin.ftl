@@ -37,6 +37,11 @@ stats-credits = 💳 Credits: granted { $granted } · sold { $sold } · adjusted
 stats-service = ⚙️ Service credits spent: { $spent } on completed tasks, plus { $orphanCredits } on { $orphanTasks } orphan tasks
 stats-margin = 📈 Margin: { $margin } credits ({ $percent }% of what was charged)
 stats-margin-note = Margin = credits charged for delivered work − refunds − service credits spent (completed tasks and orphans), counting one of our credits as one service credit. Granted or sold credits not yet spent are not in it.
+stats-below-cost-title = ⚠️ { $count ->
+    [one] One price is
+   *[other] { $count } prices are
+} below the service's cost (each such request loses credits; raise them in the price settings):
+stats-below-cost-line = • { $choice }: price { $price }, service cost { $cost }
 
 user-usage = Usage: /user <id, @username or first name>, or /user in reply to a message of theirs you forwarded here
 user-title = 👤 { $user } · language { $language }
