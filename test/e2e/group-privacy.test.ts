@@ -107,9 +107,9 @@ describe("what a group sees", () => {
     // the member with the private chat gets their details there
     const privately = rich.messages().map((m) => plain(m.text));
     expect(privately.some((text) => /8,?019/.test(text) && text.includes("Latest movements"))).toBe(true);
-    expect(privately.some((text) => text.includes("Your recent requests") || text.includes("no requests yet"))).toBe(
-      true,
-    );
+    expect(
+      privately.some((text) => text.includes("Your recent requests") || text.includes("no requests yet")),
+    ).toBe(true);
     expect(group.messages().some(says("I sent it to our private chat"))).toBe(true);
 
     // a request from its command to the result, and an action on the result
