@@ -14,7 +14,7 @@ import { packInvoice } from "./invoice";
 export const paymentCommands = ["buy", "paysupport", "terms"] as const;
 
 /** `/start topup` (the inline insufficient-credits link, a group's "Open a private chat") opens the packs. */
-export const topUpStart = "topup" satisfies DetailStart;
+const topUpStart = "topup" satisfies DetailStart;
 
 export interface BuyFeatureDeps {
   ledger: Pick<Ledger, "account">;
