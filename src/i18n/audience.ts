@@ -55,7 +55,11 @@ export class AccountTextInGroupError extends Error {
   }
 }
 
-export function isAccountOnly(key: string): boolean {
+/** Of those families, what says nothing of an account (a /history button pressed in a group finds the result gone). */
+const accountFree: ReadonlySet<string> = new Set(["history-gone"]);
+
+function isAccountOnly(key: string): boolean {
+  if (accountFree.has(key)) return false;
   return accountOnlyKeys.has(key) || accountOnlyPrefixes.some((p) => key.startsWith(p));
 }
 
