@@ -1,9 +1,11 @@
 import { Composer } from "grammy";
 import type { BotContext } from "../bot/context";
+import { type Details, showPrivately } from "../bot/private-details";
 import { entryText } from "../credits/entry-text";
 import type { Ledger } from "../credits/ledger";
 import { recentEntries } from "../credits/recent-entries";
 import type { Database } from "../db/client";
+import type { Translate } from "../i18n/i18n";
 import { buyKeyboard } from "../payments";
 
 /** How many ledger entries /balance lists. */
@@ -16,28 +18,31 @@ export function balanceFeature(deps: {
   const balanceFeature = new Composer<BotContext>();
 
   /** /balance: available and reserved credits, the latest movements, and where to buy more. */
-  balanceFeature.command("balance", async (ctx) => {
-    if (!ctx.from) return;
+  async function details(userId: number, t: Translate): Promise<Details[]> {
     // sent together: one write to Postgres, one wait for both
     const [account, entries] = await Promise.all([
-      deps.ledger.account(ctx.from.id),
-      recentEntries(deps.db, ctx.from.id, balanceEntries),
+      deps.ledger.account(userId),
+      recentEntries(deps.db, userId, balanceEntries),
     ]);
     const lines = entries.map((e) =>
-      ctx.t("credit-line", {
+      t("credit-line", {
         when: e.at.toISOString().slice(0, 16).replace("T", " "),
-        what: entryText((key, vars) => ctx.t(key, vars), e),
+        what: entryText(t, e),
       }),
     );
-    await ctx.reply(
-      [
-        ctx.t("balance", { available: account.available, held: account.held }),
-        entries.length > 0
-          ? [ctx.t("credit-history-title"), ...lines].join("\n")
-          : ctx.t("credit-history-empty"),
-      ].join("\n\n"),
-      { reply_markup: buyKeyboard((key, vars) => ctx.t(key, vars)) },
-    );
-  });
+    const text = [
+      t("balance", { available: account.available, held: account.held }),
+      entries.length > 0 ? [t("credit-history-title"), ...lines].join("\n") : t("credit-history-empty"),
+    ].join("\n\n");
+    return [{ text, reply_markup: buyKeyboard(t) }];
+  }
+
+  // asked in a group, only the member reads it, in their private chat
+  const show = (ctx: BotContext) => showPrivately(ctx, "balance", (t) => details(ctx.from?.id ?? 0, t));
+  balanceFeature.command("balance", show);
+  // the "Open a private chat" link of /balance asked in a group
+  balanceFeature.command("start", (ctx, next) =>
+    ctx.chat.type === "private" && ctx.match === "balance" ? show(ctx) : next(),
+  );
   return balanceFeature;
 }

@@ -1,7 +1,7 @@
 import { Composer } from "grammy";
 import type { BotContext, BotDeps } from "../bot/context";
+import { isDetailStart } from "../bot/private-details";
 import type { Ledger } from "../credits/ledger";
-import { topUpStart } from "../payments";
 import { claimInvite } from "../referrals";
 
 /**
@@ -15,7 +15,8 @@ export function startFeature(
   feature.command("start", async (ctx, next) => {
     if (!ctx.from) return;
     const { users, ledger } = deps;
-    const invite = await claimInvite(deps, ctx, ctx.match);
+    // an invite link opens a private chat; a group reads no one's invite
+    const invite = ctx.chat.type === "private" ? await claimInvite(deps, ctx, ctx.match) : undefined;
     const welcome = await users.welcome(ctx.from.id);
     const { available } = await ledger.account(ctx.from.id);
     const name = ctx.from.first_name;
@@ -25,8 +26,8 @@ export function startFeature(
         : ctx.t("start-welcome-back", { name, available }),
     );
     if (invite) await ctx.reply(invite);
-    // `/start topup` (a Buy link): the packs follow the greeting
-    if (ctx.match === topUpStart) await next();
+    // `/start topup|balance|history` (a Buy link, a group's "Open a private chat"): the details follow the greeting
+    if (isDetailStart(ctx.match)) await next();
   });
   return feature;
 }

@@ -21,6 +21,7 @@ import { type HelpSection, helpFeature } from "./features/help";
 import { languageFeature } from "./features/language";
 import { membershipFeature } from "./features/membership";
 import { chatMenuButtons } from "./menu-button";
+import { audienceWords } from "./middleware/audience-words";
 import { bannedUsersStop } from "./middleware/banned";
 import { handleBotError } from "./middleware/error-boundary";
 import type { InFlight } from "./middleware/in-flight";
@@ -130,6 +131,8 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   // Past this point every error is handled here: logged, the user told, the update done.
   const guarded = bot.errorBoundary((err) => handleBotError(err, deps.logger));
   guarded.use(i18n);
+  // what a group sees: every ctx.t of a group, a topic or inline mode says nothing of one person's account
+  guarded.use(audienceWords);
   const limits = { redis: deps.redis, users: deps.users, adminIds: deps.config.adminIds };
   guarded.use(
     rateLimit(limits, {

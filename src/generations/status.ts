@@ -1,5 +1,6 @@
 import type { Api } from "grammy";
 import type { GenerationState } from "../db/schema";
+import { audienceOfChatId, forAudienceFor } from "../i18n/audience";
 import type { Translate, TranslateFor } from "../i18n/i18n";
 import { editInlineText } from "../telegram/edit-inline";
 import { isTelegramFailure } from "../telegram/telegram-error";
@@ -165,6 +166,11 @@ export function statusView(g: Generation, t: TranslateFor, wait?: Wait): StatusV
   };
 }
 
+/** Who reads a generation's messages: its chat's audience; a request confirmed in inline mode is a group's. */
+export function audienceOfGeneration(g: Pick<Generation, "chatId" | "inlineMessageId">) {
+  return g.inlineMessageId ? "group" : audienceOfChatId(g.chatId);
+}
+
 /** What showStatus reads and records of generations; `waitOf` adds the wait line to a waiting status. */
 export type StatusRecords = Pick<Generations, "setStatusShown"> & Partial<Pick<Generations, "waitOf">>;
 
@@ -192,9 +198,11 @@ export async function showStatus(
   api: StatusApi,
   generations: StatusRecords,
   g: Generation,
-  t: TranslateFor,
+  words: TranslateFor,
   options: ShowOptions = {},
 ): Promise<void> {
+  // the status is read by whoever is in its chat: in a group or inline mode, nothing of the account
+  const t = forAudienceFor(audienceOfGeneration(g), words);
   const wait = waiting.has(g.state) ? await generations.waitOf?.(g) : undefined;
   // confirmed in inline mode: the placed message is the status message
   if (g.inlineMessageId)

@@ -2,6 +2,7 @@ import { InlineKeyboard } from "grammy";
 import type { BotContext } from "../bot/context";
 import type { Generations } from "../generations/service";
 import { showStatus } from "../generations/status";
+import { forAudience } from "../i18n/audience";
 import { translateFor } from "../i18n/i18n";
 import { inlineConfirmData } from "../telegram/callback-data";
 import { editInlineText } from "../telegram/edit-inline";
@@ -65,7 +66,8 @@ export async function confirmInlineOffer(ctx: BotContext, deps: InlineConfirmDep
   });
   // without inline feedback this press is the first the bot hears of the message
   await deps.offers.place(inlineMessageId, offer);
-  const t = (key: string, vars?: Record<string, string | number>) => translateFor(offer.language, key, vars);
+  // an inline message is read by everyone in the chat it was placed in
+  const t = forAudience("group", (key, vars) => translateFor(offer.language, key, vars));
   // the upload to their private chat would be refused after the service was paid: nothing is held
   // (a request already made for this message, by a press before they blocked the bot, is only shown)
   if (

@@ -1,6 +1,7 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { InlineKeyboardButton } from "grammy/types";
 import type { BotContext } from "../bot/context";
+import { type DetailStart, showPrivately } from "../bot/private-details";
 import type { Ledger } from "../credits/ledger";
 import type { Translate } from "../i18n/i18n";
 import { messageOf } from "../lib/message-of";
@@ -12,8 +13,8 @@ import { packInvoice } from "./invoice";
 /** Commands of this feature, for the command menu (each has a `cmd-<name>` description). */
 export const paymentCommands = ["buy", "paysupport", "terms"] as const;
 
-/** `/start topup` (the inline insufficient-credits link) opens the packs. */
-export const topUpStart = "topup";
+/** `/start topup` (the inline insufficient-credits link, a group's "Open a private chat") opens the packs. */
+const topUpStart = "topup" satisfies DetailStart;
 
 export interface BuyFeatureDeps {
   ledger: Pick<Ledger, "account">;
@@ -53,11 +54,15 @@ export function buyFeature(deps: BuyFeatureDeps): Composer<BotContext> {
     (key, vars) =>
       ctx.t(key, vars);
 
+  /** The packs with the balance: asked in a group, they go to the member's private chat (`showPrivately`). */
   async function showPacks(ctx: BotContext) {
-    if (!ctx.from) return;
-    const { available } = await deps.ledger.account(ctx.from.id);
-    const text = [ctx.t("buy-packs", { available }), ...(deps.sandbox ? [ctx.t("buy-packs-test")] : [])];
-    await ctx.reply(text.join("\n\n"), { reply_markup: packsKeyboard(t(ctx), deps.packs) });
+    const userId = ctx.from?.id;
+    if (userId === undefined) return;
+    await showPrivately(ctx, topUpStart, async (t) => {
+      const { available } = await deps.ledger.account(userId);
+      const text = [t("buy-packs", { available }), ...(deps.sandbox ? [t("buy-packs-test")] : [])];
+      return [{ text: text.join("\n\n"), reply_markup: packsKeyboard(t, deps.packs) }];
+    });
   }
 
   feature.command("buy", showPacks);

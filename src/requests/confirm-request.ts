@@ -1,10 +1,12 @@
 import type { Requester } from "../bot/conversations/opening";
 import type { Conv, Screen } from "../bot/conversations/screen";
+import { openPrivateChat, privateWords, sendPrivately } from "../bot/private-details";
 import type { GenerationParamsInput } from "../generations/params";
 import { type Refusal, refusalText } from "../generations/refusal";
 import type { Generations } from "../generations/service";
 import { queuedText } from "../generations/status";
 import type { CreateResult } from "../generations/types";
+import { audienceOfChatId } from "../i18n/audience";
 import { faultPoint } from "../lib/fault-point";
 import { buyKeyboard } from "../payments";
 import type { PriceQuote } from "../pricing/prices";
@@ -100,6 +102,19 @@ export async function confirmRequest(
   if (result.reason === "price_changed") return { note: refusalText(t, result) };
   if (result.reason === "banned") {
     await screen.close(refusalText(t, result));
+    screen.detach();
+    return "stay";
+  }
+  if (result.reason === "insufficient" && audienceOfChatId(who.chatId) === "group") {
+    // the group reads a neutral line; the numbers and the packs go to the member's private chat
+    const bot = await conversation.external(async (outer) => {
+      const mine = privateWords(outer);
+      await sendPrivately(outer.api, who.userId, [
+        { text: refusalText(mine, result), reply_markup: buyKeyboard(mine) },
+      ]);
+      return outer.me.username;
+    });
+    await screen.show(refusalText(t, result), openPrivateChat(t, bot, "topup"));
     screen.detach();
     return "stay";
   }

@@ -1,5 +1,6 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { BotContext } from "../bot/context";
+import { type Details, showPrivately } from "../bot/private-details";
 import { type HoldCost, holdCosts } from "../credits/hold-costs";
 import type { Database } from "../db/client";
 import type { GenerationState } from "../db/schema";
@@ -9,6 +10,7 @@ import { galleryUrlFor } from "../generations/result-keyboard";
 import type { Generations } from "../generations/service";
 import { endedBadly } from "../generations/states";
 import type { Generation } from "../generations/types";
+import type { Translate } from "../i18n/i18n";
 import { shorten } from "../lib/shorten";
 import { historyShowData, regenerateData } from "../telegram/callback-data";
 
@@ -17,36 +19,36 @@ const historyLimit = 10;
 /** Ended without a result: the request can be made again. */
 const retryable: GenerationState[] = [...endedBadly, "cancelled"];
 
-function costText(ctx: BotContext, g: Generation, cost: HoldCost | undefined): string {
-  if (!cost) return ctx.t("history-cost-none");
+function costText(t: Translate, g: Generation, cost: HoldCost | undefined): string {
+  if (!cost) return t("history-cost-none");
   switch (cost.kind) {
     case "held":
-      return ctx.t("history-cost-held", { cost: cost.amount });
+      return t("history-cost-held", { cost: cost.amount });
     case "charged":
       return cost.refunded > 0
-        ? ctx.t("history-cost-refunded", { cost: cost.amount, refunded: cost.refunded })
-        : ctx.t("history-cost-charged", { cost: cost.amount });
+        ? t("history-cost-refunded", { cost: cost.amount, refunded: cost.refunded })
+        : t("history-cost-charged", { cost: cost.amount });
     case "returned":
       // a late result is delivered free after its reservation was given back
-      return g.late ? ctx.t("history-cost-free") : ctx.t("history-cost-returned", { cost: cost.amount });
+      return g.late ? t("history-cost-free") : t("history-cost-returned", { cost: cost.amount });
     case "free":
-      return ctx.t("history-cost-free");
+      return t("history-cost-free");
   }
 }
 
 function lineOf(
-  ctx: BotContext,
+  t: Translate,
   g: Generation,
   index: number,
   describe: (g: Generation) => string,
   cost: HoldCost | undefined,
 ): string {
   const when = g.createdAt.toISOString().slice(0, 16).replace("T", " ");
-  return ctx.t("history-line", {
+  return t("history-line", {
     index,
-    operation: ctx.t(`op-${g.operation}`),
-    state: ctx.t(`history-state-${g.state}`),
-    cost: costText(ctx, g, cost),
+    operation: t(`op-${g.operation}`),
+    state: t(`history-state-${g.state}`),
+    cost: costText(t, g, cost),
     what: shorten(describe(g), 60),
     when,
   });
@@ -66,18 +68,18 @@ export interface HistoryDeps {
  */
 export function historyFeature(deps: HistoryDeps): Composer<BotContext> {
   const feature = new Composer<BotContext>();
-  const describe = (ctx: BotContext) => (g: Generation) => {
+  const describe = (t: Translate) => (g: Generation) => {
     try {
-      return describeParams(deps.generations.paramsOf(g), (key, vars) => ctx.t(key, vars));
+      return describeParams(deps.generations.paramsOf(g), t);
     } catch {
       return "";
     }
   };
 
-  feature.command("history", async (ctx) => {
-    if (!ctx.from) return;
-    const recent = await deps.generations.recent(ctx.from.id, historyLimit);
-    if (recent.length === 0) return void (await ctx.reply(ctx.t("history-empty")));
+  /** The list, in the member's private chat (asked in a group, it goes there: `showPrivately`). */
+  async function list(userId: number, t: Translate): Promise<Details[]> {
+    const recent = await deps.generations.recent(userId, historyLimit);
+    if (recent.length === 0) return [{ text: t("history-empty") }];
     const costs = await holdCosts(
       deps.db,
       recent.map((g) => g.holdKey),
@@ -88,26 +90,36 @@ export function historyFeature(deps: HistoryDeps): Composer<BotContext> {
       const index = i + 1;
       const label =
         g.state === "delivered" && (g.fileIds?.length ?? 0) > 0
-          ? { text: ctx.t("history-btn-show", { index }), data: historyShowData.make(g.id) }
+          ? { text: t("history-btn-show", { index }), data: historyShowData.make(g.id) }
           : retryable.includes(g.state)
-            ? { text: ctx.t("history-btn-retry", { index }), data: regenerateData.make(g.id) }
+            ? { text: t("history-btn-retry", { index }), data: regenerateData.make(g.id) }
             : undefined;
       if (label) {
         if (buttons > 0 && buttons % 3 === 0) keyboard.row();
         keyboard.text(label.text, label.data);
         buttons++;
       }
-      return lineOf(ctx, g, index, describe(ctx), costs.get(g.holdKey));
+      return lineOf(t, g, index, describe(t), costs.get(g.holdKey));
     });
-    const gallery = galleryUrlFor(ctx.chat?.type === "private" ? ctx.chat.id : undefined, deps.miniAppUrl);
+    const gallery = galleryUrlFor(userId, deps.miniAppUrl);
     if (gallery) {
       if (buttons > 0) keyboard.row();
-      keyboard.webApp(ctx.t("btn-gallery"), gallery);
+      keyboard.webApp(t("btn-gallery"), gallery);
     }
-    await ctx.reply([ctx.t("history-title"), ...lines].join("\n\n"), {
-      ...(buttons > 0 || gallery ? { reply_markup: keyboard } : {}),
-    });
-  });
+    return [
+      {
+        text: [t("history-title"), ...lines].join("\n\n"),
+        ...(buttons > 0 || gallery ? { reply_markup: keyboard } : {}),
+      },
+    ];
+  }
+
+  const show = (ctx: BotContext) => showPrivately(ctx, "history", (t) => list(ctx.from?.id ?? 0, t));
+  feature.command("history", show);
+  // the "Open a private chat" link of /history asked in a group
+  feature.command("start", (ctx, next) =>
+    ctx.chat.type === "private" && ctx.match === "history" ? show(ctx) : next(),
+  );
 
   feature.callbackQuery(historyShowData.pattern, async (ctx) => {
     const id = historyShowData.parse(ctx.callbackQuery.data);
@@ -130,7 +142,7 @@ export function historyFeature(deps: HistoryDeps): Composer<BotContext> {
         galleryUrl: galleryUrlFor(ctx.chat?.type === "private" ? ctx.chat.id : undefined, deps.miniAppUrl),
       },
       g,
-      shorten(describe(ctx)(g), 900),
+      shorten(describe((key, vars) => ctx.t(key, vars))(g), 900),
       (key, vars) => ctx.t(key, vars),
     );
   });

@@ -1,6 +1,7 @@
 import { InlineKeyboard } from "grammy";
 import { navRow, type Screen } from "../bot/conversations/screen";
 import type { Quote } from "../generations/quote";
+import { type Audience, audienceOfChatId } from "../i18n/audience";
 import { buyButton } from "../payments";
 import { panelData } from "../telegram/callback-data";
 import { type Choice, type PickLayout, pickFrom } from "./pick";
@@ -48,7 +49,13 @@ export type PanelOutcome<S> = { kind: "done" } | { kind: "back"; state: S } | { 
  */
 export type SubmitOutcome = "done" | "stay" | { note: string };
 
-function panelKeyboard<S>(spec: PanelSpec<S>, state: S, t: Screen["t"], price: Quote): InlineKeyboard {
+function panelKeyboard<S>(
+  spec: PanelSpec<S>,
+  state: S,
+  t: Screen["t"],
+  price: Quote,
+  audience: Audience,
+): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   // the options, then the toggles, two to a row
   const buttons = [
@@ -65,7 +72,8 @@ function panelKeyboard<S>(spec: PanelSpec<S>, state: S, t: Screen["t"], price: Q
   }
   keyboard.row().text(confirmLabel(t, price), panelData.confirm());
   // the packs come as a message of their own below; this panel stays, and its Confirm works once bought
-  if (lacksCredits(price, spec.available)) keyboard.row().add(buyButton(t));
+  // not in a group: a Buy button there would tell everyone this member is short
+  if (audience === "private" && lacksCredits(price, spec.available)) keyboard.row().add(buyButton(t));
   return navRow(keyboard, t, { back: true });
 }
 
@@ -86,7 +94,10 @@ export async function runPanel<S>(
     // recorded, so that after a restart with a new price table Confirm still sends the price this panel showed
     const price = await screen.once(() => spec.price(state));
     const summary = spec.summary(state, price);
-    await screen.show(note ? `${summary}\n\n${note}` : summary, panelKeyboard(spec, state, screen.t, price));
+    await screen.show(
+      note ? `${summary}\n\n${note}` : summary,
+      panelKeyboard(spec, state, screen.t, price, audienceOfChatId(screen.chatId)),
+    );
     note = undefined;
     const action = await screen.nextPress();
     switch (action.kind) {

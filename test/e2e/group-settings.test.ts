@@ -232,7 +232,8 @@ describe("group settings", () => {
     for (let i = 0; i < GROUP_LIMIT + 3; i++) await flooder.sendIn(busy, "/balance");
     await handled(since + GROUP_LIMIT + 3);
     const inBusy = busy.messages();
-    expect(inBusy.filter(says("Your credits"))).toHaveLength(GROUP_LIMIT);
+    // a group reads only that the details went to the private chat (issue 46)
+    expect(inBusy.filter(says("I sent it to our private chat"))).toHaveLength(GROUP_LIMIT);
     expect(inBusy.filter(says("This group is sending me too many requests"))).toHaveLength(1);
 
     // the whole group waits, another member too, without another notice
@@ -242,7 +243,7 @@ describe("group settings", () => {
 
     // another group is not touched, and the flooder is not limited there
     const asked = await flooder.sendIn(quiet, "/balance");
-    await flooder.waitFor(says("Your credits"), { in: quiet, after: asked.message_id });
+    await flooder.waitFor(says("I sent it to our private chat"), { in: quiet, after: asked.message_id });
   });
 
   test("the group limit counts requests only: a group's own chatter (privacy mode off) does not use it up", async () => {
@@ -254,7 +255,7 @@ describe("group settings", () => {
       for (let i = 0; i < GROUP_LIMIT + 3; i++) await chatty.sendIn(group, `just talking ${i}`);
       await handled(since + GROUP_LIMIT + 3);
       const asked = await chatty.sendIn(group, "/balance");
-      await chatty.waitFor(says("Your credits"), { in: group, after: asked.message_id });
+      await chatty.waitFor(says("I sent it to our private chat"), { in: group, after: asked.message_id });
       expect(group.messages().filter(says("This group is sending me too many requests"))).toHaveLength(0);
     } finally {
       h.tg.setRules({ groupPrivacy: true });

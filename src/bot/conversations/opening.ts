@@ -1,4 +1,5 @@
 import type { Context } from "grammy";
+import { audienceOfChat, forAudience } from "../../i18n/audience";
 import type { Translate } from "../../i18n/i18n";
 import { negotiateLanguage, translate } from "../../i18n/i18n";
 import type { Language } from "../../users/language";
@@ -31,7 +32,8 @@ export async function openConversation(conversation: Conv, ctx: Context, seed: S
   const userId = ctx.from?.id;
   if (chatId === undefined || userId === undefined) throw new Error("a conversation needs a chat and a user");
   const language = await conversation.external((outer) => negotiateLanguage(outer));
-  const t: Translate = (key, vars) => translate(language, key, vars);
+  // a panel in a group or a topic is read by the whole group: its words say nothing of the account
+  const t: Translate = forAudience(audienceOfChat(ctx.chat), (key, vars) => translate(language, key, vars));
   const threadId = ctx.msg?.is_topic_message ? ctx.msg.message_thread_id : undefined;
   const screen = new Screen(conversation, ctx, chatId, t, threadId);
   return {

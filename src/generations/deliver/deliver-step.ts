@@ -1,5 +1,6 @@
 import { GrammyError } from "grammy";
 import type { z } from "zod";
+import { forAudienceFor } from "../../i18n/audience";
 import type { TranslateFor } from "../../i18n/i18n";
 import { faultPoint } from "../../lib/fault-point";
 import type { Logger } from "../../lib/logger";
@@ -14,7 +15,7 @@ import {
 } from "../../telegram/telegram-error";
 import type { Generations } from "../service";
 import { endedBadly } from "../states";
-import { type ShowOptions, showStatus } from "../status";
+import { audienceOfGeneration, type ShowOptions, showStatus } from "../status";
 import { type Generation, generationJobData } from "../types";
 import { deliverInline, type InlineDeliveryDeps } from "./deliver-inline";
 import { copyOutputs, type Delivered, deliverOutputs } from "./send-outputs";
@@ -79,10 +80,12 @@ export async function deliverGeneration(
   }
 }
 
-async function deliverOnce(id: string, deps: DeliverDeps, final: boolean): Promise<DeliverOutcome> {
-  const { generations } = deps;
+async function deliverOnce(id: string, given: DeliverDeps, final: boolean): Promise<DeliverOutcome> {
+  const { generations } = given;
   const g = await generations.get(id);
   if (!g) return { kind: "nothing-to-do" };
+  // a result's caption and buttons are read by whoever is in its chat
+  const deps = { ...given, t: forAudienceFor(audienceOfGeneration(g), given.t) };
   if (endedBadly.includes(g.state)) return notify(g, deps);
   // a run after a crash between `delivered` and Done: the status says Done, nothing is sent again;
   // a result that never reached its chat (delivered to no message) is not said to be done
