@@ -14,6 +14,7 @@ import {
   type TransientRetry,
 } from "../telegram/api-transformers";
 import { createShownMessages } from "../telegram/shown-messages";
+import { createTelegramLink, isTelegramAway } from "../telegram/telegram-link";
 import { refreshChosenMenus, retryAdminMenus } from "./commands";
 import type { BotContext, BotDeps } from "./context";
 import { conversationsPlugin } from "./conversations/plugin";
@@ -23,7 +24,6 @@ import { languageFeature } from "./features/language";
 import { membershipFeature } from "./features/membership";
 import { chatMenuButtons } from "./menu-button";
 import { bannedUsersStop } from "./middleware/banned";
-import { isTelegramAway, createTelegramLink } from "../telegram/telegram-link";
 import { handleBotError } from "./middleware/error-boundary";
 import type { InFlight } from "./middleware/in-flight";
 import { peopleOnly } from "./middleware/people-only";

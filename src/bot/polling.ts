@@ -71,7 +71,12 @@ export async function startPolling(
   journal: UpdateJournal,
   options: PollingOptions = {},
 ): Promise<PollingHandle> {
-  const { drainTimeoutMs = 30_000, timeoutSeconds = 30, emptyPollMinMs = 500, retryEveryMs = 1_000 } = options;
+  const {
+    drainTimeoutMs = 30_000,
+    timeoutSeconds = 30,
+    emptyPollMinMs = 500,
+    retryEveryMs = 1_000,
+  } = options;
   await bot.init();
   await bot.api.deleteWebhook();
   const journaled = {
