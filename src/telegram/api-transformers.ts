@@ -159,16 +159,19 @@ const removesButtons = z.object({
   reply_markup: z.object({ inline_keyboard: z.array(z.array(z.unknown()).max(0)) }).optional(),
 });
 
-/** A call whose failure changes nothing the user needs: a chat action, or buttons taken off a message. */
+/**
+ * Buttons taken off a message: a failure changes nothing the user needs. (Chat
+ * actions, the menus and the menu button are caught where they are made, each
+ * failure logged there in Telegram's words.)
+ */
 function isCosmetic(method: string, payload: unknown): boolean {
-  if (method === "sendChatAction") return true;
   if (method !== "editMessageReplyMarkup") return false;
   const p = removesButtons.safeParse(payload ?? {});
   return p.success && (p.data.reply_markup?.inline_keyboard.every((row) => row.length === 0) ?? true);
 }
 
 /**
- * Outermost: a cosmetic call never fails the update that made it, whatever
+ * Outermost: taking buttons off never fails the update that made it, whatever
  * its error (Telegram away included); it answers as done, and the refusal is
  * logged in Telegram's words.
  */
