@@ -5,6 +5,7 @@ import { i18n } from "../i18n/i18n";
 import { userRateKeyPrefix } from "../lib/rate-window";
 import {
   boundedAutoRetry,
+  cosmeticNeverFails,
   defaultTransientRetry,
   loggedPause,
   markBlockedUsers,
@@ -13,6 +14,7 @@ import {
   type TransientRetry,
 } from "../telegram/api-transformers";
 import { createShownMessages } from "../telegram/shown-messages";
+import { createTelegramLink, isTelegramAway } from "../telegram/telegram-link";
 import { refreshChosenMenus, retryAdminMenus } from "./commands";
 import type { BotContext, BotDeps } from "./context";
 import { conversationsPlugin } from "./conversations/plugin";
@@ -98,6 +100,8 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   });
 
   // closest to the network first, so they see every raw answer (auto-retry hides 429s)
+  const link = createTelegramLink({ probe: () => bot.api.getMe(), logger: deps.logger });
+  bot.api.config.use(link.transformer);
   for (const t of options.apiTransformers ?? []) bot.api.config.use(t);
   const telegramRetry = options.telegramRetry ?? defaultTransientRetry;
   bot.api.config.use(readableRefusals());
@@ -106,6 +110,7 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   bot.api.config.use(markBlockedUsers(deps.users, deps.logger));
   const shown = createShownMessages();
   bot.api.config.use(shown.transformer);
+  bot.api.config.use(cosmeticNeverFails(deps.logger));
 
   // Errors before the boundary (e.g. the database is down during the claim) reach
   // bot.catch under polling; under a webhook they fail the call, and Telegram retries.
@@ -126,10 +131,19 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   // copy of a finished update is dropped here.
   // first: an update type the bot does not serve costs nothing, not even a journal row
   bot.use(servedUpdatesOnly());
-  bot.use(journalUpdates(options.journal ?? createUpdateJournal(deps.db)));
+  bot.use(
+    journalUpdates(options.journal ?? createUpdateJournal(deps.db), {
+      link,
+      again: (update) => bot.handleUpdate(update),
+    }),
+  );
 
-  // Past this point every error is handled here: logged, the user told, the update done.
-  const guarded = bot.errorBoundary((err) => handleBotError(err, deps.logger));
+  // Past this point every error is handled here: logged, the user told, the update done;
+  // all but Telegram away, which the journal keeps until Telegram answers.
+  const guarded = bot.errorBoundary((err) => {
+    if (isTelegramAway(err.error)) throw err.error;
+    return handleBotError(err, deps.logger);
+  });
   guarded.use(i18n);
   // what a group sees: every ctx.t of a group, a topic or inline mode says nothing of one person's account
   guarded.use(audienceWords);

@@ -32,6 +32,11 @@ export interface BotContextExtras {
   shown: ShownMessages;
   /** how a Bot API call that failed in passing is tried again (a conversation's calls too) */
   telegramRetry: TransientRetry;
+  /**
+   * the conversation's writes, held until the update's outcome: an update kept
+   * for Telegram's return drops them, so its replay resumes from the stored state
+   */
+  conversationWrites: (() => Promise<void>)[];
 }
 
 export type BotContext = ConversationFlavor<Context & I18nFlavor & BotContextExtras>;

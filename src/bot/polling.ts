@@ -4,6 +4,7 @@ import type { Update } from "grammy/types";
 import type { Logger } from "../lib/logger";
 import { messageOf } from "../lib/message-of";
 import { classifyTelegramError } from "../telegram/telegram-error";
+import { isTelegramAway } from "../telegram/telegram-link";
 import { allowedUpdates, servedType } from "./allowed-updates";
 import { cleanUpdate } from "./clean-update";
 import type { BotContext } from "./context";
@@ -25,6 +26,8 @@ export interface PollingOptions {
    * once (Telegram holds an empty poll for `timeoutSeconds`, so this never waits)
    */
   emptyPollMinMs?: number;
+  /** real ms between tries of a failed getUpdates (the runner's retry), however long it fails */
+  retryEveryMs?: number;
   /** failed fetches are logged here (the runner retries them) */
   logger?: Logger;
   /**
@@ -68,7 +71,12 @@ export async function startPolling(
   journal: UpdateJournal,
   options: PollingOptions = {},
 ): Promise<PollingHandle> {
-  const { drainTimeoutMs = 30_000, timeoutSeconds = 30, emptyPollMinMs = 500 } = options;
+  const {
+    drainTimeoutMs = 30_000,
+    timeoutSeconds = 30,
+    emptyPollMinMs = 500,
+    retryEveryMs = 1_000,
+  } = options;
   await bot.init();
   await bot.api.deleteWebhook();
   const journaled = {
@@ -94,7 +102,8 @@ export async function startPolling(
                 ? `another instance is polling with this bot token (${why}): stop it, or run one web process`
                 : `Telegram refused the bot token (${why}): check BOT_TOKEN`,
             );
-          } else {
+          } else if (!isTelegramAway(err)) {
+            // Telegram away is logged once when lost and once when back (telegram-link)
             options.logger?.warn({ err: why }, "getUpdates failed: retrying");
           }
           throw err;
@@ -116,7 +125,14 @@ export async function startPolling(
   // `silent` only keeps the runner's own retry messages off stderr: each failed
   // fetch is logged above through the scrubbed logger, and a fatal one ends the process
   const runner = run(journaled, {
-    runner: { fetch: { allowed_updates: allowedUpdates, timeout: timeoutSeconds }, silent: true },
+    runner: {
+      fetch: { allowed_updates: allowedUpdates, timeout: timeoutSeconds },
+      silent: true,
+      // the default doubles from 100 ms without a cap: after a long outage it slept about as
+      // long again; a steady pause polls within `retryEveryMs` of Telegram answering, forever
+      retryInterval: retryEveryMs,
+      maxRetryTime: Number.POSITIVE_INFINITY,
+    },
   });
 
   let stopping: Promise<void> | undefined;

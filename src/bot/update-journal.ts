@@ -8,6 +8,8 @@ import { rowsOf } from "../db/raw-rows";
 import { processedUpdates } from "../db/schema";
 import { groupCommit } from "../lib/group-commit";
 import type { Logger } from "../lib/logger";
+import { messageOf } from "../lib/message-of";
+import { isTelegramAway, type TelegramLink } from "../telegram/telegram-link";
 import { userJson } from "../users/user-json";
 import type { UserRecord } from "../users/users";
 import type { BotContext } from "./context";
@@ -299,11 +301,20 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
     await finished;
   }
 
-  /** Handling failed: the update may be taken again at once (a webhook retry, the recovery). */
-  async function release(c: UpdateClaim): Promise<void> {
+  /**
+   * Handling failed: the update may be taken again at once (a webhook retry, the recovery).
+   * `counted` false: the try does not count towards giving the update up (Telegram was away).
+   */
+  async function release(c: UpdateClaim, counted = true): Promise<void> {
     inHand -= 1;
     try {
-      await db.update(processedUpdates).set({ leaseUntil: sql`now()` }).where(held(c));
+      await db
+        .update(processedUpdates)
+        .set({
+          leaseUntil: sql`now()`,
+          ...(counted ? {} : { attempts: sql`greatest(${processedUpdates.attempts} - 1, 0)` }),
+        })
+        .where(held(c));
     } finally {
       turns.end(c.keys);
     }
@@ -370,13 +381,27 @@ export function createUpdateJournal(db: Database, options: Partial<UpdateJournal
 
 export type UpdateJournal = ReturnType<typeof createUpdateJournal>;
 
+/** How an update that met Telegram away is handled again once Telegram answers. */
+export interface TelegramReturn {
+  /** told of the failure too: a conversation's calls do not pass the bot's transformers */
+  link: Pick<TelegramLink, "observe" | "waitForTelegram">;
+  /** handles the update again through the whole bot */
+  again(update: Update): Promise<void>;
+}
+
 /**
  * Replaces the start-of-handling dedupe: an update is handled only under a
  * claim, and marked done when the rest of the bot returns (errors the boundary
  * handled included). An error past the boundary releases the claim, so the
  * update is tried again; after `maxAttempts` it is given up with a warning.
+ * Telegram away (no connection, a 5xx) is no failure: the update stays
+ * pending, the try not counted, and is handled again once Telegram answers
+ * (the later updates of its chat and user wait their turn behind it).
  */
-export function journalUpdates(journal: UpdateJournal): MiddlewareFn<BotContext> {
+export function journalUpdates(
+  journal: UpdateJournal,
+  telegramReturn?: TelegramReturn,
+): MiddlewareFn<BotContext> {
   const { leaseMs, maxAttempts } = journal.options;
   return async (ctx, next) => {
     const c = await journal.claimInTurn(ctx.update, sequenceConstraints(ctx));
@@ -402,8 +427,17 @@ export function journalUpdates(journal: UpdateJournal): MiddlewareFn<BotContext>
       await next();
     } catch (err) {
       clearInterval(renewal);
-      await journal.release(c).catch(() => undefined);
-      throw err;
+      const away = telegramReturn !== undefined && isTelegramAway(err);
+      await journal.release(c, !away).catch(() => undefined);
+      if (!away) throw err;
+      ctx.logger.info({ reason: messageOf(err) }, "Telegram away: update kept until it answers");
+      const { link, again } = telegramReturn;
+      link.observe(err);
+      void link
+        .waitForTelegram()
+        .then(() => again(ctx.update))
+        .catch((e: unknown) => ctx.logger.warn({ err: e }, "a kept update failed again"));
+      return;
     }
     clearInterval(renewal);
     await journal.finish(c);

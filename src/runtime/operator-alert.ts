@@ -32,7 +32,9 @@ export type AdminAlert = (kind: AlertKind, vars: Record<string, string | number>
 /**
  * Tells every admin, in their language, of something an operator must look
  * at. Each kind is sent at most once per window, whichever process noticed
- * first (the marker lives in Redis); the log line is written every time.
+ * first (the marker lives in Redis). The warning in the log goes with the
+ * message: once per window too, by the process that sent it; an alert
+ * repeated within the window leaves no line of its own.
  */
 export function adminAlerts(deps: AdminAlertDeps): AdminAlert {
   return async (kind, vars) => {

@@ -154,3 +154,40 @@ export function retryTransient(policy: TransientRetry, pause: RetryPause): Trans
     }
   };
 }
+
+const removesButtons = z.object({
+  reply_markup: z.object({ inline_keyboard: z.array(z.array(z.unknown()).max(0)) }).optional(),
+});
+
+/**
+ * Buttons taken off a message: a failure changes nothing the user needs. (Chat
+ * actions, the menus and the menu button are caught where they are made, each
+ * failure logged there in Telegram's words.)
+ */
+function isCosmetic(method: string, payload: unknown): boolean {
+  if (method !== "editMessageReplyMarkup") return false;
+  const p = removesButtons.safeParse(payload ?? {});
+  return p.success && (p.data.reply_markup?.inline_keyboard.every((row) => row.length === 0) ?? true);
+}
+
+/**
+ * Outermost: taking buttons off never fails the update that made it, whatever
+ * its error (Telegram away included); it answers as done, and the refusal is
+ * logged in Telegram's words.
+ */
+export function cosmeticNeverFails(logger: Pick<Logger, "info">): Transformer {
+  return async (prev, method, payload, signal) => {
+    if (!isCosmetic(method, payload)) return prev(method, payload, signal);
+    let reason: string;
+    try {
+      const answer = await prev(method, payload, signal);
+      if (answer.ok) return answer;
+      reason = `${answer.error_code}: ${answer.description}`;
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      reason = err instanceof Error ? err.message : String(err);
+    }
+    logger.info({ method, reason }, "cosmetic call failed: the update goes on");
+    return { ok: true, result: true as never };
+  };
+}

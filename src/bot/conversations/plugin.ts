@@ -3,12 +3,25 @@ import { type ConversationData, conversations, type VersionedState } from "@gram
 import type { Api, Context, MiddlewareFn } from "grammy";
 import { z } from "zod";
 import type { Database } from "../../db/client";
-import { markBlockedUsers, readableRefusals, retryTransient } from "../../telegram/api-transformers";
+import {
+  cosmeticNeverFails,
+  markBlockedUsers,
+  readableRefusals,
+  retryTransient,
+} from "../../telegram/api-transformers";
+import { isTelegramAway } from "../../telegram/telegram-link";
 import type { Users } from "../../users/users";
 import type { BotContext } from "../context";
 import { chatUserKey } from "../keys";
 import { createKvStorage } from "../storage";
 import type { Conv } from "./screen";
+
+/** The context's held writes; a context made outside the bot (a test's) gets its list here. */
+function held(ctx: Context): (() => Promise<void>)[] {
+  const c = ctx as BotContext;
+  c.conversationWrites ??= [];
+  return c.conversationWrites;
+}
 
 const conversationStoragePrefix = "conversation:";
 
@@ -35,11 +48,13 @@ const storedSchema = z.object({
  * the session, so a conversation survives restarts and is shared by every
  * process. Installed before the always-available handlers so /cancel can
  * leave a conversation. Updates without a chat and a user (inline queries,
- * pre-checkout queries) have no conversation and touch no storage.
+ * pre-checkout queries) have no conversation and touch no storage. What
+ * the plugin writes is held until the update's outcome and dropped when
+ * Telegram was away, so the update's replay resumes where it was.
  */
 export function conversationsPlugin(db: Database): MiddlewareFn<BotContext> {
   const adapter = createKvStorage(db, conversationStoragePrefix, storedSchema);
-  return conversations<BotContext, Context>({
+  const plugin = conversations<BotContext, Context>({
     storage: {
       type: "context",
       version: conversationVersion,
@@ -53,17 +68,35 @@ export function conversationsPlugin(db: Database): MiddlewareFn<BotContext> {
           ctx.storedConversation = undefined;
           return stored.json === null ? undefined : adapter.decode(stored.json);
         },
-        write: async (ctx, state) => {
+        // held until the update's outcome (`journalUpdates` writes them once it is handled)
+        write: (ctx, state) => {
           const key = chatUserKey(ctx);
-          if (key !== undefined) await adapter.write(key, state);
+          if (key !== undefined) held(ctx).push(async () => await adapter.write(key, state));
         },
-        delete: async (ctx) => {
+        delete: (ctx) => {
           const key = chatUserKey(ctx);
-          if (key !== undefined) await adapter.delete(key);
+          if (key !== undefined) held(ctx).push(async () => await adapter.delete(key));
         },
       },
     },
   }) as MiddlewareFn<BotContext>;
+  return async (ctx, next) => {
+    ctx.conversationWrites = [];
+    try {
+      await plugin(ctx, next);
+    } catch (err) {
+      // Telegram away: the update is handled again later, from the state stored before it
+      if (!isTelegramAway(err)) await flush(ctx);
+      throw err;
+    }
+    await flush(ctx);
+  };
+}
+
+async function flush(ctx: BotContext): Promise<void> {
+  const writes = ctx.conversationWrites;
+  ctx.conversationWrites = [];
+  for (const write of writes) await write();
 }
 
 const preparedApis = new WeakSet<Api>();
@@ -93,7 +126,7 @@ export function conversationApi(users: Pick<Users, "markBlocked">, outer: BotCon
     return [
       (ctx, next) => {
         if (!preparedApis.has(ctx.api)) {
-          ctx.api.config.use(readableRefusals(), markBlocked, retry);
+          ctx.api.config.use(readableRefusals(), markBlocked, retry, cosmeticNeverFails(outer.logger));
           preparedApis.add(ctx.api);
         }
         return next();

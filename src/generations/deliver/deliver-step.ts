@@ -203,16 +203,17 @@ async function notify(g: Generation, deps: DeliverDeps): Promise<DeliverOutcome>
 /**
  * The deliver job: one per generation (its id is the job id). It shares the deliver
  * queue, and its limit of Telegram sends, with broadcasts: results carry no priority,
- * so BullMQ takes them before any broadcast job. Its tries span about a minute of
- * pauses (each send already tried again within the attempt): a result that keeps
- * failing is refunded and told within minutes.
+ * so BullMQ takes them before any broadcast job. A result Telegram keeps refusing
+ * is refunded and told in under a minute: four attempts, each send in them already
+ * tried again (about 8 s of pauses), 2 + 4 + 8 s between them, then the notice
+ * (test/unit/deliver-schedule.test.ts adds it up).
  */
 export const deliverJob: JobKind<z.infer<typeof generationJobData>> = {
   queue: "deliver",
   name: "deliver",
   label: "deliver",
   data: generationJobData,
-  policy: { attempts: 6, backoffMs: 2_000 },
+  policy: { attempts: 4, backoffMs: 2_000 },
 };
 
 /** Runs `deliverGeneration`; Telegram's flood control pauses every send of every worker. */

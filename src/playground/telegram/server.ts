@@ -170,11 +170,17 @@ export function createApp(world: World): Hono {
       const error = err instanceof ApiError ? err : new ApiError(400, "Bad Request: can't parse request");
       return c.json(error.toEnvelope(), error.code as 400);
     }
-    const fault = world.randomFaults?.draw() ?? "none";
     const cut = () => {
       (c.env as Partial<HttpBindings> | undefined)?.incoming?.socket.destroy();
       return new Response(null, { status: 500 });
     };
+    const outage = world.outage;
+    if (outage && (outage.started || outage.from === undefined || outage.from === call[2]!.toLowerCase())) {
+      outage.started = true;
+      outage.refused += 1;
+      return outage.kind === "refused" ? cut() : c.json(badGateway.toEnvelope(), 502);
+    }
+    const fault = world.randomFaults?.draw() ?? "none";
     if (fault === "drop-before") return cut();
     if (fault === "bad-gateway") return c.json(badGateway.toEnvelope(), 502);
     const { status, body, record } = await callMethod(world, call[2]!, params, c.req.raw.signal).finally(() =>

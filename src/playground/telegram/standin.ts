@@ -99,6 +99,16 @@ export interface TelegramStandIn {
    * RandomFaultOptions): `drawn` counts each kind, `stop` ends them
    */
   randomFaults(options: RandomFaultOptions): { drawn: RandomFaults["drawn"]; stop(): void };
+  /**
+   * Telegram goes away from the next call of `from` (at once when not given): every call
+   * is cut ("refused", the bot sees no answer) or answered 502 until `end`. `started`
+   * says whether it began; `end` gives the stand-in clock's time it answered again.
+   */
+  outage(options: { from?: string; kind: "refused" | "5xx" }): {
+    started(): boolean;
+    refused(): number;
+    end(): number;
+  };
   /** holds the next `times` calls of `method` ("*" for any) for `ms` of real time before serving them */
   delayNext(method: string, ms: number, times?: number): void;
   /** holds every call of `method` ("*" for any) from now until `release`, then serves them */
@@ -198,6 +208,18 @@ export async function startTelegramStandIn(options: StandInOptions = {}): Promis
         drawn: faults.drawn,
         stop() {
           if (w.randomFaults === faults) w.randomFaults = undefined;
+        },
+      };
+    },
+    outage({ from, kind }) {
+      const outage = { kind, from: from?.toLowerCase(), started: false, refused: 0 };
+      w.outage = outage;
+      return {
+        started: () => outage.started,
+        refused: () => outage.refused,
+        end() {
+          if (w.outage === outage) w.outage = undefined;
+          return w.clock.now();
         },
       };
     },

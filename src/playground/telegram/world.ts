@@ -10,6 +10,16 @@ import type { TelegramRules } from "./rules";
 import type { InlineResultsButton } from "./schemas";
 import { UpdateQueue } from "./updates";
 
+/** Telegram gone away: every call from `from` (any call when not given) fails until it ends. */
+export interface Outage {
+  kind: "refused" | "5xx";
+  /** lower-cased method name whose next call starts it */
+  from: string | undefined;
+  started: boolean;
+  /** calls turned away */
+  refused: number;
+}
+
 export interface CallRecord {
   method: string;
   /** parsed JSON or multipart fields; files as { name, size, mime } */
@@ -145,6 +155,8 @@ export class World {
   readonly faults: Fault[] = [];
   /** seeded random faults on every method call (a cut connection, a 502); none unless a test starts them */
   randomFaults: RandomFaults | undefined;
+  /** Telegram away (an outage a test started), until the test ends it */
+  outage: Outage | undefined;
   /** invoices the bot sent, by `${chatId}:${messageId}` */
   readonly invoices = new Map<string, InvoiceState>();
   /** invoice links by slug (`https://t.me/$<slug>`) */
