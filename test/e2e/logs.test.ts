@@ -40,10 +40,11 @@ describe("logs never contain tokens, keys or Telegram file URLs", () => {
     h.sim.faults.clear();
     // once that request is settled nothing else of this user's is sending, so the failures below hit /balance
     await generationIn(h, user.id, "delivered", 45_000);
-    // Telegram failing: the reply is tried again a few times, then given up, and the update is logged as failed
+    // Telegram failing: the reply is tried again a few times, then the update waits for Telegram and is handled once it answers
     h.tg.failNext("sendMessage", { code: 500, description: "Internal Server Error" }, 20);
     await user.send("/balance");
-    await logged(/"msg":"update failed"/);
+    await logged(/"msg":"Telegram away: update kept until it answers"/);
+    await logged(/"msg":"Telegram back"/);
     const all = logs.join("\n");
     expect(all).not.toContain(h.tg.token.split(":")[1]!);
     expect(all).not.toContain("e2e-media-key");
