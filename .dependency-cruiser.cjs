@@ -1,9 +1,9 @@
-// Import rules of docs/architecture.md ("The folders and their rules"), checked in CI
-// (`npm run check:deps`). A rule that fails names the two files and the rule.
-const features = "(account|admin|inline|groups|payments|referrals|broadcasts|preferences|requests|miniapp)";
-/** What every update shares, and all the kernel (bot/) may know of: no feature, no stage, no money. */
-const kernelMayImport = "^src/(bot|i18n|telegram|users|db|lib)/|^src/config\\.ts$";
-const stages = "generations/(submit|sync|deliver)";
+// Import rules of docs/architecture.md ("Tiers"), checked in CI (`npm run check:deps`).
+// src/ holds the tiers, each importing only those below it:
+//   runtime/ → features/ → bot/ (the kernel) → domain/ → platform/
+// and sandbox/ (the stand-ins) sits beside src/, reached only by sandbox start-up.
+// A rule that fails names the two files and the rule.
+const features = "src/features/([^/]+)/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -16,59 +16,72 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: "queue-knows-no-stage",
-      comment: "queue/ runs the jobs it is given (BullMQ plumbing): it imports no stage and no feature.",
+      name: "no-folder-circular",
+      comment:
+        "No circles between folders either (credits/ → generations/ → credits/ is one, though no two modules form a circle).",
       severity: "error",
-      from: { path: "^src/queue/" },
-      to: { path: [`^src/${stages}/`, `^src/${features}/`, "^src/generations/"] },
+      scope: "folder",
+      from: {},
+      to: { circular: true },
     },
     {
-      name: "kernel-imports-no-feature",
+      name: "tier-platform",
       comment:
-        "The kernel (bot/: createBot, context, middleware, update journal, intake, command menus, the conversation toolkit) knows only what every update shares: config, db, users, telegram, i18n, lib. Features are given to createBot in one list by the web role.",
+        "platform/ (config, database, queue, Telegram helpers, storage, the media service's client, links, ffmpeg, i18n, metrics, lib) knows nothing of the product: it imports only platform/.",
+      severity: "error",
+      from: { path: "^src/platform/" },
+      to: { path: "^(src|sandbox)/", pathNot: "^src/platform/" },
+    },
+    {
+      name: "tier-domain",
+      comment:
+        "domain/ (generations and its stages, credits, pricing, users) holds the product's rules and money: it imports domain/ and platform/ only, never the kernel, a feature or the runtime.",
+      severity: "error",
+      from: { path: "^src/domain/" },
+      to: { path: "^(src|sandbox)/", pathNot: "^src/(domain|platform)/" },
+    },
+    {
+      name: "tier-kernel",
+      comment:
+        "The kernel (bot/: createBot, context, middleware, update journal, command menus, the conversation toolkit) knows what every update shares: platform/ and users, no feature, no generation, no money.",
       severity: "error",
       from: { path: "^src/bot/" },
-      to: { path: "^src/", pathNot: kernelMayImport },
+      to: { path: "^(src|sandbox)/", pathNot: "^src/(bot|platform|domain/users)/" },
     },
     {
-      name: "words-and-rules-not-from-the-kernel",
-      comment:
-        "Stages and the domain (generations/, credits/, media/, pricing/, storage/) take their words from i18n/ and their rules from generations/ or media/, never from bot/.",
+      name: "tier-features",
+      comment: "A feature builds on the kernel, the domain and the platform; the runtime folds the features, never the other way.",
       severity: "error",
-      from: { path: "^src/(generations|credits|media|pricing|storage)/" },
-      to: { path: "^src/bot/" },
-    },
-    {
-      name: "stage-imports-no-feature",
-      comment: "A stage of a generation (submit, sync, deliver) works for every feature and imports none.",
-      severity: "error",
-      from: { path: `^src/${stages}/` },
-      to: { path: `^src/${features}/` },
+      from: { path: "^src/features/" },
+      to: { path: "^(src/(runtime/|main\\.ts)|sandbox/)" },
     },
     {
       name: "feature-through-its-public-module",
-      comment:
-        "A feature folder is a unit: code outside it (the bot, the runtime, other features) imports it through its index.ts only.",
+      comment: "One feature reaches another through that feature's index.ts only.",
       severity: "error",
-      from: { path: "^src/([^/]+)" },
-      to: { path: `^src/${features}/`, pathNot: ["^src/$1/", `^src/${features}/index\\.ts$`] },
+      from: { path: `^${features}` },
+      to: { path: `^${features}`, pathNot: ["^src/features/$1/", "^src/features/[^/]+/index\\.ts$"] },
     },
     {
-      name: "sandbox-only",
-      comment:
-        "Only sandbox start-up reaches the stand-ins (the playground and the media service simulator): main.ts, and media-service.ts, which loads the simulator only in sandbox mode.",
+      name: "feature-through-its-public-module-from-outside",
+      comment: "Code outside features/ (the runtime, sandbox start-up) imports a feature through its index.ts only.",
       severity: "error",
-      from: {
-        path: "^src/",
-        pathNot: ["^src/playground/", "^src/simulator/", "^src/main\\.ts$", "^src/runtime/media-service\\.ts$"],
-      },
-      to: { path: ["^src/playground/", "^src/simulator/"] },
+      from: { path: "^(src|sandbox)/", pathNot: "^src/features/" },
+      to: { path: `^${features}`, pathNot: "^src/features/[^/]+/index\\.ts$" },
+    },
+    {
+      name: "sandbox-only-in-sandbox-mode",
+      comment:
+        "Only sandbox start-up reaches the stand-ins (the playground and the media service simulator): main.ts, and runtime/media-service.ts, which loads the simulator only in sandbox mode.",
+      severity: "error",
+      from: { path: "^src/", pathNot: ["^src/main\\.ts$", "^src/runtime/media-service\\.ts$"] },
+      to: { path: "^sandbox/" },
     },
   ],
   options: {
     tsConfig: { fileName: "tsconfig.json" },
     tsPreCompilationDeps: true,
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "^src/playground/web/" },
+    exclude: { path: "^sandbox/playground/web/" },
   },
 };

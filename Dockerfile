@@ -22,11 +22,11 @@ COPY package.json package-lock.json ./
 RUN (npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit --no-fund) \
   && npm cache clean --force
 COPY --from=build /app/dist ./dist
-# files read at run time, found from the project root (src/lib/project-root.ts)
+# files read at run time, found from the project root (src/platform/lib/project-root.ts)
 COPY drizzle ./drizzle
-COPY src/i18n/locales ./src/i18n/locales
-COPY src/simulator/fixtures ./src/simulator/fixtures
-COPY src/pricing/default-prices.json ./src/pricing/default-prices.json
+COPY src/platform/i18n/locales ./src/platform/i18n/locales
+COPY sandbox/simulator/fixtures ./sandbox/simulator/fixtures
+COPY src/domain/pricing/default-prices.json ./src/domain/pricing/default-prices.json
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8080
@@ -42,6 +42,6 @@ STOPSIGNAL SIGTERM
 # No --enable-source-maps: it keeps the map of every loaded module that has one in
 # memory (ours, and drizzle-orm's), 5-10 MB per process; NODE_OPTIONS=--enable-source-maps
 # gives stack traces in terms of src/ where that is worth it.
-# --expose-gc: large relays ask for a minor GC every MB (src/lib/release-chunks.ts).
+# --expose-gc: large relays ask for a minor GC every MB (src/platform/lib/release-chunks.ts).
 ENV MALLOC_ARENA_MAX=2
 CMD ["node", "--expose-gc", "--max-old-space-size=160", "--max-semi-space-size=4", "--no-maglev", "dist/main.js"]

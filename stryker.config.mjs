@@ -10,7 +10,7 @@ const name = process.env.MUTATION_NAME ?? "all";
 export default {
   testRunner: "vitest",
   vitest: { configFile: "vitest.mutation.config.ts" },
-  mutate: ["src/credits/**/*.ts", "src/generations/**/*.ts"],
+  mutate: ["src/domain/credits/**/*.ts", "src/domain/generations/**/*.ts"],
   coverageAnalysis: "perTest",
   incremental: true,
   incrementalFile: `reports/stryker-incremental-${name}.json`,

@@ -2,30 +2,30 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { defineConfig } from "vitest/config";
 
 /**
- * Files that take ten seconds or more on a 2-core machine. They start first, in
- * the shuffled order, so that none of them is the tail of the run.
+ * Files that take ten seconds or more on a 2-core machine, and every browser test
+ * (`*.browser.test.ts`). They start first, in the shuffled order, so that none of
+ * them is the tail of the run.
  */
 const longFiles = [
-  "test/browser/",
-  "test/integration/credits/ledger.",
-  "test/e2e/build-start.test.ts",
-  "test/e2e/operations-process.test.ts",
-  "test/e2e/bot-crash.test.ts",
-  "test/e2e/crash.test.ts",
-  "test/e2e/broadcast-crash.test.ts",
-  "test/e2e/payments.test.ts",
-  "test/e2e/sandbox.test.ts",
-  "test/e2e/operator-paths.test.ts",
-  "test/e2e/broadcast.test.ts",
-  "test/e2e/conversations.test.ts",
-  "test/e2e/dub-parts-crash.test.ts",
-  "test/e2e/dub-parts.test.ts",
-  "test/e2e/dub-margin.test.ts",
-  "test/integration/dub-cuts.test.ts",
-  "test/integration/miniapp-api.test.ts",
-  "test/e2e/object-store.test.ts",
-  "test/e2e/object-store-crash.test.ts",
-  "test/e2e/dub-parts-bucket.test.ts",
+  "test/domain/credits/ledger.",
+  "test/project/build-start.e2e.test.ts",
+  "test/runtime/operations-process.e2e.test.ts",
+  "test/bot/bot-crash.e2e.test.ts",
+  "test/domain/generations/crash.e2e.test.ts",
+  "test/features/broadcasts/broadcast-crash.e2e.test.ts",
+  "test/features/payments/payments.e2e.test.ts",
+  "test/sandbox/sandbox.e2e.test.ts",
+  "test/runtime/operator-paths.e2e.test.ts",
+  "test/features/broadcasts/broadcast.e2e.test.ts",
+  "test/features/requests/conversations.e2e.test.ts",
+  "test/domain/generations/dub-parts-crash.e2e.test.ts",
+  "test/domain/generations/dub-parts.e2e.test.ts",
+  "test/domain/generations/dub-margin.e2e.test.ts",
+  "test/platform/ffmpeg/dub-cuts.integration.test.ts",
+  "test/features/miniapp/miniapp-api.integration.test.ts",
+  "test/platform/storage/object-store.e2e.test.ts",
+  "test/platform/storage/object-store-crash.e2e.test.ts",
+  "test/domain/generations/dub-parts-bucket.e2e.test.ts",
 ];
 
 /** Fisher-Yates on a seeded generator (mulberry32): the same seed, the same order. */
@@ -50,8 +50,10 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
 class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const { root, sequence } = this.ctx.config;
-    const isLong = (f: TestSpecification) =>
-      longFiles.some((prefix) => f.moduleId.slice(root.length + 1).startsWith(prefix));
+    const isLong = (f: TestSpecification) => {
+      const path = f.moduleId.slice(root.length + 1);
+      return path.endsWith(".browser.test.ts") || longFiles.some((prefix) => path.startsWith(prefix));
+    };
     const order = shuffled(files, sequence.seed ?? 0);
     return [...order.filter(isLong), ...order.filter((f) => !isLong(f))];
   }

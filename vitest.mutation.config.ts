@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
  * The tests Stryker runs for each mutant: only those of the module under test
  * (MUTATION_TESTS, comma separated globs), so a run per module stays minutes.
  */
-const tests = (process.env.MUTATION_TESTS ?? "test/integration/credits/*.test.ts").split(",");
+const tests = (process.env.MUTATION_TESTS ?? "test/domain/credits/*.test.ts").split(",");
 
 export default defineConfig({
   test: {

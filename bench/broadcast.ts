@@ -1,11 +1,11 @@
 import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
-import { broadcastQueue } from "../src/broadcasts/jobs";
-import { createBroadcastStore } from "../src/broadcasts/store";
-import { broadcasts, users } from "../src/db/schema";
-import { systemClock } from "../src/lib/clock";
-import { createQueues } from "../src/queue/queues";
+import { broadcastQueue } from "../src/features/broadcasts/jobs";
+import { createBroadcastStore } from "../src/features/broadcasts/store";
+import { broadcasts, users } from "../src/platform/db/schema";
+import { systemClock } from "../src/platform/lib/clock";
+import { createQueues } from "../src/platform/queue/queues";
 import { startHarness } from "../test/support/harness";
 import { report } from "./support/report";
 

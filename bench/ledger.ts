@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { createLedger } from "../src/credits/ledger";
+import { createLedger } from "../src/domain/credits/ledger";
 import { createTestDatabase } from "../test/support/db";
 
 /**

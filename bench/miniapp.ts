@@ -4,13 +4,13 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
-import { rowsOf } from "../src/db/raw-rows";
-import { creditAccounts, generations, holds } from "../src/db/schema";
-import type { Operation } from "../src/generations/params";
-import { ensureMiniAppPage } from "../src/miniapp";
-import type { GalleryResponse } from "../src/miniapp/contract";
-import { solidPng } from "../src/playground/telegram/images";
-import { openChromium } from "../test/browser/chromium";
+import { solidPng } from "../sandbox/playground/telegram/images";
+import type { Operation } from "../src/domain/generations/params";
+import { ensureMiniAppPage } from "../src/features/miniapp";
+import type { GalleryResponse } from "../src/features/miniapp/contract";
+import { rowsOf } from "../src/platform/db/raw-rows";
+import { creditAccounts, generations, holds } from "../src/platform/db/schema";
+import { openChromium } from "../test/support/chromium";
 import { startedUser, startHarness } from "../test/support/harness";
 import { appCall, initDataFor } from "../test/support/miniapp";
 import { percentile } from "./percentile";
@@ -31,7 +31,7 @@ const results = Number(process.env.BENCH_RESULTS ?? 2_000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const otherUsers = 300;
 const otherRowsEach = 60;
-const pageSize = 24; // what the app asks for (src/miniapp/web/gallery.tsx)
+const pageSize = 24; // what the app asks for (src/features/miniapp/web/gallery.tsx)
 const budgetBytes = 150 * 1024;
 
 /** A fixed sequence (mulberry32), so every run seeds the same mix. */

@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { eq } from "drizzle-orm";
-import { payments } from "../src/db/schema";
-import type { BotMessage, TestUser } from "../src/playground/telegram";
+import type { BotMessage, TestUser } from "../sandbox/playground/telegram";
+import { payments } from "../src/platform/db/schema";
 import { startHarness } from "../test/support/harness";
 import { percentile } from "./percentile";
 import { report } from "./support/report";

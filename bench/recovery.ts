@@ -1,8 +1,8 @@
 import type { ChildProcess } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
-import { rowsOf } from "../src/db/raw-rows";
-import type { TestUser } from "../src/playground/telegram";
+import type { TestUser } from "../sandbox/playground/telegram";
+import { rowsOf } from "../src/platform/db/raw-rows";
 import { defaultTiming } from "../src/runtime/settings";
 import { eventually, type Harness, requestImage, startedUser, startHarness } from "../test/support/harness";
 import { report } from "./support/report";

@@ -1,8 +1,8 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { build } from "esbuild";
-import { ensureMiniAppPage } from "../src/miniapp/bundle";
-import { ensurePage } from "../src/playground/bundle";
+import { ensurePage } from "../sandbox/playground/bundle";
+import { ensureMiniAppPage } from "../src/features/miniapp/bundle";
 
 /**
  * `npm run build`: the bot bundled into dist/ (esbuild; dependencies stay in
@@ -12,8 +12,12 @@ import { ensurePage } from "../src/playground/bundle";
  * another builds never loads half a file.
  */
 const result = await build({
-  entryPoints: ["src/main.ts", "src/db/migrate-cli.ts", "src/credits/audit-cli.ts"],
-  outbase: "src",
+  // the operators' names (docs/operations.md, the alerts) stay short: dist/db/migrate-cli.js
+  entryPoints: [
+    { in: "src/main.ts", out: "main" },
+    { in: "src/platform/db/migrate-cli.ts", out: "db/migrate-cli" },
+    { in: "src/domain/credits/audit-cli.ts", out: "credits/audit-cli" },
+  ],
   outdir: "dist",
   bundle: true,
   platform: "node",

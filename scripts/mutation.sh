@@ -14,7 +14,7 @@ if [ "$(stryker --version 2>/dev/null)" != "$stryker_version" ]; then
     "@stryker-mutator/core@$stryker_version" "@stryker-mutator/vitest-runner@$stryker_version" || exit 1
 fi
 # MUTATION_FAST=1: the ledger's property and concurrency tests at a size one mutant can
-# afford (see test/integration/credits/ledger-contract.ts); CI keeps the full counts.
+# afford (see test/domain/credits/ledger-contract.ts); CI keeps the full counts.
 export MUTATION_FAST=1
 run() {
   local name=$1 mutate=$2 tests=$3
@@ -27,18 +27,18 @@ status=0
 for m in ${modules[*]}; do
   case "$m" in
     # the contract on real Postgres only (PGlite runs the same suite in CI)
-    credits) run credits "src/credits/ledger.ts" "test/integration/credits/ledger.postgres.test.ts,test/integration/credits/*-mutants.test.ts" || status=1 ;;
+    credits) run credits "src/domain/credits/ledger.ts" "test/domain/credits/ledger.postgres.integration.test.ts,test/domain/credits/*-mutants.integration.test.ts" || status=1 ;;
     # the state machine: its arrows, the first one, the state sets and the reads
     generations)
-      run generations "src/generations/transitions.ts,src/generations/create.ts,src/generations/states.ts,src/generations/reads.ts" \
-        "test/integration/generations/service.test.ts,test/integration/generations/steps.test.ts,test/integration/generations/transitions-mutants.test.ts,test/integration/generations/create-mutants.test.ts" || status=1 ;;
+      run generations "src/domain/generations/transitions.ts,src/domain/generations/create.ts,src/domain/generations/states.ts,src/domain/generations/reads.ts" \
+        "test/domain/generations/service.integration.test.ts,test/domain/generations/steps.integration.test.ts,test/domain/generations/transitions-mutants.integration.test.ts,test/domain/generations/create-mutants.integration.test.ts" || status=1 ;;
     # deliver-inline.ts (in deliver/ since the structure issue) is pinned end to end: the inline e2e files run for it
     deliver)
-      run deliver "src/generations/deliver/*.ts,src/generations/status.ts,src/generations/result-keyboard.ts" \
-        "test/integration/generations/deliver-step.test.ts,test/integration/generations/deliver-mutants.test.ts,test/integration/generations/result-buttons.test.ts,test/integration/generations/send-outputs-mutants.test.ts,test/integration/delivery.test.ts,test/unit/status-table.test.ts,test/e2e/inline.test.ts,test/e2e/inline-delivery.test.ts" || status=1 ;;
+      run deliver "src/domain/generations/deliver/*.ts,src/domain/generations/status.ts,src/domain/generations/result-keyboard.ts" \
+        "test/domain/generations/deliver-step.integration.test.ts,test/domain/generations/deliver-mutants.integration.test.ts,test/domain/generations/result-buttons.integration.test.ts,test/domain/generations/send-outputs-mutants.integration.test.ts,test/domain/generations/delivery.integration.test.ts,test/domain/generations/status-table.unit.test.ts,test/features/inline/inline.e2e.test.ts,test/features/inline/inline-delivery.e2e.test.ts" || status=1 ;;
     deliver-step)
-      run deliver-step "src/generations/deliver/deliver-step.ts" \
-        "test/integration/generations/deliver-step.test.ts,test/integration/generations/deliver-mutants.test.ts,test/integration/generations/result-buttons.test.ts,test/integration/delivery.test.ts" || status=1 ;;
+      run deliver-step "src/domain/generations/deliver/deliver-step.ts" \
+        "test/domain/generations/deliver-step.integration.test.ts,test/domain/generations/deliver-mutants.integration.test.ts,test/domain/generations/result-buttons.integration.test.ts,test/domain/generations/delivery.integration.test.ts" || status=1 ;;
     *) echo "unknown module $m"; status=1 ;;
   esac
 done

@@ -3,9 +3,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { notAtRest } from "../src/generations/states";
-import { projectPath } from "../src/lib/project-root";
-import type { TestUser } from "../src/playground/telegram";
+import type { TestUser } from "../sandbox/playground/telegram";
+import { notAtRest } from "../src/domain/generations/states";
+import { projectPath } from "../src/platform/lib/project-root";
 import {
   confirmOffer,
   eventually,

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ChatPage, openChromium } from "../test/browser/chromium";
+import { ChatPage, openChromium } from "../test/support/chromium";
 
 const [address, shots = "test-results/tour"] = process.argv.slice(2);
 if (!address) throw new Error("usage: tsx scripts/walk-tour.ts <playground address> [screenshot dir]");
@@ -37,7 +37,7 @@ const menu = async (command: string) => {
   await page.getByTestId("menu").click();
   await page.getByTestId("command-menu").getByText(`/${command}`, { exact: true }).click();
 };
-const audio = readFileSync(new URL("../src/simulator/fixtures/audio.mp3", import.meta.url));
+const audio = readFileSync(new URL("../sandbox/simulator/fixtures/audio.mp3", import.meta.url));
 
 try {
   await chat.switchUser("Alex");

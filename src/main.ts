@@ -1,4 +1,4 @@
-import { ConfigError, environment, loadConfig } from "./config";
+import { ConfigError, environment, loadConfig } from "./platform/config/config";
 
 function exitWith(message: string, code: number): never {
   process.stderr.write(`${message}\n`);
@@ -27,9 +27,9 @@ const env = environment();
 const playground = !env.BOT_TOKEN && (env.SANDBOX || (!env.MEDIA_API_KEY && !env.DATABASE_URL));
 
 if (playground) {
-  const { startPlayground } = await import("./playground/start");
-  const { RedisUnavailableError } = await import("./playground/redis");
-  const { DataDirLockedError } = await import("./db/data-dir-lock");
+  const { startPlayground } = await import("../sandbox/playground/start");
+  const { RedisUnavailableError } = await import("../sandbox/playground/redis");
+  const { DataDirLockedError } = await import("./platform/db/data-dir-lock");
   try {
     const started = await startPlayground(env);
     process.on("unhandledRejection", (reason) =>
@@ -69,9 +69,9 @@ if (playground) {
 
   // loaded only once the configuration is known to be good, so a bad one is reported fast
   const { mediaWebhookPath, secretsOf, startRuntime } = await import("./runtime/runtime");
-  const { createLogger } = await import("./lib/logger");
-  const { PriceTableError } = await import("./pricing/prices");
-  const { DataDirLockedError } = await import("./db/data-dir-lock");
+  const { createLogger } = await import("./platform/lib/logger");
+  const { PriceTableError } = await import("./domain/pricing/prices");
+  const { DataDirLockedError } = await import("./platform/db/data-dir-lock");
   const { StartupError } = await import("./runtime/preflight");
   const logger = createLogger(config.logLevel, undefined, secretsOf(config));
   // a stray rejection (a webhook update finishing after its timeout answer) is logged, never fatal

@@ -1,10 +1,10 @@
 import { serve } from "@hono/node-server";
 import { Bot, webhookCallback } from "grammy";
 import { Hono } from "hono";
-import { createLedger } from "../../src/credits/ledger";
-import { recentEntries } from "../../src/credits/recent-entries";
-import { openDatabase } from "../../src/db/client";
-import { statementsSent } from "../../src/db/prepared-statements";
+import { createLedger } from "../../src/domain/credits/ledger";
+import { recentEntries } from "../../src/domain/credits/recent-entries";
+import { openDatabase } from "../../src/platform/db/client";
+import { statementsSent } from "../../src/platform/db/prepared-statements";
 
 /**
  * The bench's reference: a bare grammY bot in webhook mode, nothing but the

@@ -1,8 +1,7 @@
-import "./eager-branch";
-import { Bot, Composer, type Transformer } from "grammy";
+import { Bot, type Transformer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
-import { i18n } from "../i18n/i18n";
-import { userRateKeyPrefix } from "../lib/rate-window";
+import { i18n } from "../platform/i18n/i18n";
+import { userRateKeyPrefix } from "../platform/lib/rate-window";
 import {
   boundedAutoRetry,
   cosmeticNeverFails,
@@ -12,12 +11,13 @@ import {
   readableRefusals,
   retryTransient,
   type TransientRetry,
-} from "../telegram/api-transformers";
-import { createShownMessages } from "../telegram/shown-messages";
-import { createTelegramLink, isTelegramAway } from "../telegram/telegram-link";
+} from "../platform/telegram/api-transformers";
+import { createShownMessages } from "../platform/telegram/shown-messages";
+import { createTelegramLink, isTelegramAway, type TelegramLink } from "../platform/telegram/telegram-link";
 import { refreshChosenMenus, retryAdminMenus } from "./commands";
 import type { BotContext, BotDeps } from "./context";
 import { conversationsPlugin } from "./conversations/plugin";
+import type { FeatureMount, FeaturePhase } from "./feature";
 import { fallbackFeature } from "./features/fallback";
 import { type HelpSection, helpFeature } from "./features/help";
 import { languageFeature } from "./features/language";
@@ -40,12 +40,8 @@ export interface CreateBotOptions {
   apiRoot: string;
   /** skips getMe at start when known */
   botInfo?: UserFromGetMe;
-  /**
-   * Every feature's composers, in one ordered list: each runs at its phase, in the
-   * list's order within it. Plain composers are features (after the always-available
-   * handlers, before the fallback).
-   */
-  features?: Array<Composer<BotContext> | FeatureMount>;
+  /** every feature's composers, in one ordered list: each runs at its phase, in the list's order within it */
+  features?: readonly FeatureMount[];
   /** counts updates in handling, for a shutdown that waits for them */
   inFlight?: InFlight;
   /** told how long each update took to handle, by type (metrics) */
@@ -54,6 +50,8 @@ export interface CreateBotOptions {
   apiTransformers?: Transformer[];
   /** how a call that failed in passing (a lost connection, a 5xx) is tried again; `defaultTransientRetry` by default */
   telegramRetry?: TransientRetry;
+  /** the process's Telegram link (one "lost" and one "back" line per process); the bot's own when unset */
+  telegramLink?: TelegramLink;
   /** per-user rate limit; the Redis key prefix defaults to `<config.redis.prefix>:ratelimit:` */
   rateLimit?: Partial<RateLimitOptions>;
   /** per-group rate limit (all members of one group together), beside the per-user one; config's by default */
@@ -68,20 +66,6 @@ export interface CreateBotOptions {
   menuCommands: readonly string[];
   /** the features' paragraphs of /help (limits and prices, inline mode), after the menu's commands */
   helpSections?: readonly HelpSection[];
-}
-
-/** Where in the bot's chain a feature's composer runs. */
-export type FeaturePhase =
-  /** messages a group sends as itself (its anonymous admins): before the people-only rule refuses them; no account or conversation */
-  | "group-identity"
-  /** payment updates (pre-checkout, successful payment): after the banned-users stop, before the conversations */
-  | "checkout"
-  /** after the always-available handlers, before the fallback */
-  | "feature";
-
-export interface FeatureMount {
-  phase: FeaturePhase;
-  composer: Composer<BotContext>;
 }
 
 /**
@@ -100,7 +84,8 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
   });
 
   // closest to the network first, so they see every raw answer (auto-retry hides 429s)
-  const link = createTelegramLink({ probe: () => bot.api.getMe(), logger: deps.logger });
+  const link =
+    options.telegramLink ?? createTelegramLink({ probe: () => bot.api.getMe(), logger: deps.logger });
   bot.api.config.use(link.transformer);
   for (const t of options.apiTransformers ?? []) bot.api.config.use(t);
   const telegramRetry = options.telegramRetry ?? defaultTransientRetry;
@@ -165,9 +150,7 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
       key: perGroup,
     }),
   );
-  const mounts = (options.features ?? []).map((f) =>
-    f instanceof Composer ? { phase: "feature" as const, composer: f } : f,
-  );
+  const mounts = options.features ?? [];
   const at = (phase: FeaturePhase) => mounts.filter((m) => m.phase === phase).map((m) => m.composer);
   for (const feature of at("group-identity")) guarded.use(feature);
   // before anything keyed by the sender: no conversation or account for a non-person
@@ -192,7 +175,9 @@ export function createBot(token: string, deps: BotDeps, options: CreateBotOption
     languageFeature(deps, menus),
     membershipFeature(deps),
   );
+  for (const feature of at("first")) guarded.use(feature);
   for (const feature of at("feature")) guarded.use(feature);
+  for (const feature of at("last")) guarded.use(feature);
   guarded.use(fallbackFeature);
 
   return bot;

@@ -1,10 +1,10 @@
 import { CommandGroup } from "@grammyjs/commands";
 import type { Api, Bot, MiddlewareFn } from "grammy";
 import type { BotCommandScope } from "grammy/types";
-import { translate } from "../i18n/i18n";
-import type { Logger } from "../lib/logger";
-import { messageOf } from "../lib/message-of";
-import { type Language, languageFromCode, languages } from "../users/language";
+import { translate } from "../platform/i18n/i18n";
+import { type Language, languageFromCode, languages } from "../platform/i18n/language";
+import type { Logger } from "../platform/lib/logger";
+import { messageOf } from "../platform/lib/message-of";
 import type { BotContext } from "./context";
 import { setChatMenuButtonFor } from "./menu-button";
 

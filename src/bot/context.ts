@@ -2,12 +2,12 @@ import type { ConversationFlavor } from "@grammyjs/conversations";
 import type { I18nFlavor } from "@grammyjs/i18n";
 import type { Context } from "grammy";
 import type { Redis } from "ioredis";
-import type { Config } from "../config";
-import type { Database } from "../db/client";
-import type { Logger } from "../lib/logger";
-import type { TransientRetry } from "../telegram/api-transformers";
-import type { ShownMessages } from "../telegram/shown-messages";
-import type { UserRecord, Users } from "../users/users";
+import type { UserRecord, Users } from "../domain/users/users";
+import type { Config } from "../platform/config/config";
+import type { Database } from "../platform/db/client";
+import type { Logger } from "../platform/lib/logger";
+import type { TransientRetry } from "../platform/telegram/api-transformers";
+import type { ShownMessages } from "../platform/telegram/shown-messages";
 
 /** What the kernel is made with: the settings, the logger, the database, the users and Redis (the rate limit). */
 export interface BotDeps {

@@ -1,8 +1,8 @@
 import type { Api, MiddlewareFn } from "grammy";
 import type { MenuButton } from "grammy/types";
-import { translate } from "../i18n/i18n";
-import { messageOf } from "../lib/message-of";
-import { type Language, languageFromCode, languages } from "../users/language";
+import { translate } from "../platform/i18n/i18n";
+import { type Language, languageFromCode, languages } from "../platform/i18n/language";
+import { messageOf } from "../platform/lib/message-of";
 import type { BotContext } from "./context";
 
 /**

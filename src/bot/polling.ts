@@ -1,10 +1,10 @@
 import { run } from "@grammyjs/runner";
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
-import type { Logger } from "../lib/logger";
-import { messageOf } from "../lib/message-of";
-import { classifyTelegramError } from "../telegram/telegram-error";
-import { isTelegramAway } from "../telegram/telegram-link";
+import type { Logger } from "../platform/lib/logger";
+import { messageOf } from "../platform/lib/message-of";
+import { classifyTelegramError } from "../platform/telegram/telegram-error";
+import { isTelegramAway } from "../platform/telegram/telegram-link";
 import { allowedUpdates, servedType } from "./allowed-updates";
 import { cleanUpdate } from "./clean-update";
 import type { BotContext } from "./context";

@@ -1,8 +1,9 @@
 import { type Api, type Context, InlineKeyboard } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
-import { forAudience } from "../i18n/audience";
-import { negotiateLanguage, type Translate, translate } from "../i18n/i18n";
-import { isTelegramFailure } from "../telegram/telegram-error";
+import { forAudience } from "../platform/i18n/audience";
+import { negotiateLanguage, type Translate, translate } from "../platform/i18n/i18n";
+import type { Language } from "../platform/i18n/language";
+import { isTelegramFailure } from "../platform/telegram/telegram-error";
 import type { BotContext } from "./context";
 
 /**
@@ -53,21 +54,25 @@ export async function sendPrivately(api: Api, userId: number, details: readonly 
  * a group (or a topic), the group reads only a neutral line, and the details
  * go to the member's private chat, or, when the bot cannot write there, the
  * neutral line carries a button opening it (`/start <payload>` shows them).
- * `build` is given the words of the private chat.
+ * `build` is given the words of the private chat, and their language.
  */
 export async function showPrivately(
   ctx: BotContext & Context,
   payload: DetailStart,
-  build: (t: Translate) => Promise<Details[]>,
+  build: (t: Translate, language: Language) => Promise<Details[]>,
 ): Promise<void> {
   if (!ctx.from) return;
   if (ctx.chat?.type === "private") {
-    for (const d of await build((key, vars) => ctx.t(key, vars))) {
+    for (const d of await build((key, vars) => ctx.t(key, vars), negotiateLanguage(ctx))) {
       await ctx.reply(d.text, d.reply_markup ? { reply_markup: d.reply_markup } : {});
     }
     return;
   }
-  const sent = await sendPrivately(ctx.api, ctx.from.id, await build(privateWords(ctx)));
+  const sent = await sendPrivately(
+    ctx.api,
+    ctx.from.id,
+    await build(privateWords(ctx), negotiateLanguage(ctx)),
+  );
   const name = ctx.from.first_name;
   const replyTo = ctx.msg?.message_id;
   const reply = replyTo

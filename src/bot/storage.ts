@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import type { StorageAdapter } from "grammy";
 import type { z } from "zod";
-import type { Database } from "../db/client";
-import { kvStore } from "../db/schema";
+import type { Database } from "../platform/db/client";
+import { kvStore } from "../platform/db/schema";
 
 /**
  * A grammY StorageAdapter over the `kv_store` table (today the conversations'

@@ -3,19 +3,19 @@ import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-o
 import type { Bot, Context, MiddlewareFn } from "grammy";
 import type { Update } from "grammy/types";
 import { z } from "zod";
-import type { Database, Listen } from "../db/client";
-import { rowsOf } from "../db/raw-rows";
-import { processedUpdates } from "../db/schema";
-import { groupCommit } from "../lib/group-commit";
-import type { Logger } from "../lib/logger";
-import { messageOf } from "../lib/message-of";
-import { isTelegramAway, type TelegramLink } from "../telegram/telegram-link";
-import { userJson } from "../users/user-json";
-import type { UserRecord } from "../users/users";
+import { userJson } from "../domain/users/user-json";
+import type { UserRecord } from "../domain/users/users";
+import type { Database, Listen } from "../platform/db/client";
+import { rowsOf } from "../platform/db/raw-rows";
+import { processedUpdates } from "../platform/db/schema";
+import { groupCommit } from "../platform/lib/group-commit";
+import type { Logger } from "../platform/lib/logger";
+import { messageOf } from "../platform/lib/message-of";
+import { isTelegramAway, type TelegramLink } from "../platform/telegram/telegram-link";
 import type { BotContext } from "./context";
 import { conversationStorageKey } from "./conversations/plugin";
-import { detachedContext, sequenceConstraints, updateSequenceKeys } from "./keys";
-import { createTurns } from "./turns";
+import { createTurns } from "./turn-wakeups";
+import { detachedContext, sequenceConstraints, updateSequenceKeys } from "./update-keys";
 
 export interface UpdateJournalOptions {
   /** real ms a handler owns an update before another process may take it over; renewed while it works */
@@ -383,8 +383,8 @@ export type UpdateJournal = ReturnType<typeof createUpdateJournal>;
 
 /** How an update that met Telegram away is handled again once Telegram answers. */
 export interface TelegramReturn {
-  /** told of the failure too: a conversation's calls do not pass the bot's transformers */
-  link: Pick<TelegramLink, "observe" | "waitForTelegram">;
+  /** asked whether Telegram answers, and waited on while it does not */
+  link: Pick<TelegramLink, "answers" | "waitForTelegram">;
   /** handles the update again through the whole bot */
   again(update: Update): Promise<void>;
 }
@@ -394,15 +394,18 @@ export interface TelegramReturn {
  * claim, and marked done when the rest of the bot returns (errors the boundary
  * handled included). An error past the boundary releases the claim, so the
  * update is tried again; after `maxAttempts` it is given up with a warning.
- * Telegram away (no connection, a 5xx) is no failure: the update stays
- * pending, the try not counted, and is handled again once Telegram answers
- * (the later updates of its chat and user wait their turn behind it).
+ * Telegram away (no connection, a 5xx, and getMe unanswered too) is no
+ * failure: the update stays pending, the try not counted, and is handled again
+ * once Telegram answers (the later updates of its chat and user wait their
+ * turn behind it). A 5xx while getMe answers is a refusal: a counted try.
  */
 export function journalUpdates(
   journal: UpdateJournal,
   telegramReturn?: TelegramReturn,
 ): MiddlewareFn<BotContext> {
   const { leaseMs, maxAttempts } = journal.options;
+  /** updates waiting in this process for Telegram to answer */
+  const kept = new Set<number>();
   return async (ctx, next) => {
     const c = await journal.claimInTurn(ctx.update, sequenceConstraints(ctx));
     if (c === "taken") {
@@ -427,15 +430,27 @@ export function journalUpdates(
       await next();
     } catch (err) {
       clearInterval(renewal);
-      const away = telegramReturn !== undefined && isTelegramAway(err);
-      await journal.release(c, !away).catch(() => undefined);
-      if (!away) throw err;
-      ctx.logger.info({ reason: messageOf(err) }, "Telegram away: update kept until it answers");
+      if (!telegramReturn || !isTelegramAway(err)) {
+        await journal.release(c).catch(() => undefined);
+        throw err;
+      }
       const { link, again } = telegramReturn;
-      link.observe(err);
-      void link
-        .waitForTelegram()
-        .then(() => again(ctx.update))
+      // Telegram answering others refused this call (a 5xx): a try, counted and made again at once;
+      // Telegram away: the update waits for it, however long, the try not counted
+      const refused = await link.answers();
+      await journal.release(c, refused).catch(() => undefined);
+      const reason = messageOf(err);
+      if (refused) ctx.logger.info({ reason }, "Telegram refused a call in passing: update tried again");
+      else ctx.logger.info({ reason }, "Telegram away: update kept until it answers");
+      const id = ctx.update.update_id;
+      // the recovery pass may meet it again while Telegram is away: one waiter is enough
+      if (kept.has(id)) return;
+      kept.add(id);
+      void (refused ? Promise.resolve() : link.waitForTelegram())
+        .then(() => {
+          kept.delete(id);
+          return again(ctx.update);
+        })
         .catch((e: unknown) => ctx.logger.warn({ err: e }, "a kept update failed again"));
       return;
     }

@@ -2,9 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import type { Hono } from "hono";
-import { keepConnectionUsable } from "../http/early-answers";
-import { healthRoutes } from "../http/health";
-import { rootApp } from "../http/root";
+import { keepConnectionUsable } from "./http/early-answers";
+import { healthRoutes } from "./http/health";
+import { rootApp } from "./http/root";
 import type { Readiness } from "./readiness";
 import type { Services } from "./services";
 import { phase, type StopPhases } from "./stop-phases";
@@ -39,6 +39,10 @@ export function listen(app: Hono, http: { port: number; host: string }): Promise
     keepConnectionUsable(req, res);
     void handle(req, res);
   });
+  // Node's default is 5 s: a proxy (60 s idle by default) or a client that reuses a
+  // connection just as it times out here gets a reset. Idle connections are closed at stop.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   return new Promise<Server>((resolve, reject) => {
     server.once("error", reject);
     server.listen(http.port, http.host, () => resolve(server));

@@ -1,8 +1,8 @@
-import type { Config } from "../config";
-import type { Clock } from "../lib/clock";
-import type { Logger } from "../lib/logger";
-import { createMediaClient, type MediaClient } from "../media/client";
-import type { Simulator } from "../simulator/server";
+import type { Simulator } from "../../sandbox/simulator/server";
+import type { Config } from "../platform/config/config";
+import type { Clock } from "../platform/lib/clock";
+import type { Logger } from "../platform/lib/logger";
+import { createMediaClient, type MediaClient } from "../platform/media-service/client";
 import type { RuntimePolicy } from "./settings";
 import { phase, type StopPhases } from "./stop-phases";
 
@@ -29,7 +29,7 @@ export async function connectMediaService(
     });
     return { media, simulator: undefined };
   }
-  const { startSimulator } = await import("../simulator/server");
+  const { startSimulator } = await import("../../sandbox/simulator/server");
   const simulator = await startSimulator({
     apiKey: "sandbox-key",
     clock: deps.clock,

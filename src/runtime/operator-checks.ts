@@ -1,4 +1,4 @@
-import { removeExpiredMedia } from "../storage/media-retention";
+import { removeExpiredMedia } from "../platform/storage/media-retention";
 import { every } from "./periodic";
 import type { Services } from "./services";
 import type { RuntimePolicy, RuntimeTiming } from "./settings";

@@ -1,4 +1,4 @@
-import type { Logger } from "../lib/logger";
+import type { Logger } from "../platform/lib/logger";
 import type { RoundLeases } from "./round-lease";
 import { phase, type StopPhases } from "./stop-phases";
 

@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import postgres from "postgres";
-import type { Config } from "../config";
+import type { Config } from "../platform/config/config";
 
 /** A dependency the process cannot start without: one line saying what to start or set. */
 export class StartupError extends Error {}

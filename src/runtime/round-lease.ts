@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
-import type { Logger } from "../lib/logger";
+import type { Logger } from "../platform/lib/logger";
 
 // KEYS: lease, done marker. ARGV: token, lease ms, "1" when a recent round counts.
 const takeScript = `

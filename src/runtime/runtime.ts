@@ -1,11 +1,11 @@
 import type { UserFromGetMe } from "grammy/types";
 import type { Hono } from "hono";
-import type { Config } from "../config";
-import { type Clock, systemClock } from "../lib/clock";
-import { createLogger, type Logger } from "../lib/logger";
-import type { MediaClient } from "../media/client";
-import type { LinkProbeOptions } from "../media/link-duration";
-import type { WorkerSet } from "../queue/workers";
+import type { Config } from "../platform/config/config";
+import { type Clock, systemClock } from "../platform/lib/clock";
+import { createLogger, type Logger } from "../platform/lib/logger";
+import type { LinkProbeOptions } from "../platform/links/link-duration";
+import type { MediaClient } from "../platform/media-service/client";
+import type { WorkerSet } from "../platform/queue/workers";
 import { checkDependencies } from "./preflight";
 import { createReadiness } from "./readiness";
 import { openServices } from "./services";

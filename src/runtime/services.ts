@@ -1,45 +1,46 @@
 import { join } from "node:path";
 import { Api } from "grammy";
 import { Redis } from "ioredis";
-import { broadcastQueue, createBroadcastStore } from "../broadcasts";
-import type { Config } from "../config";
-import { createLedger } from "../credits/ledger";
-import { creditsHeld } from "../credits/totals";
-import { type Database, openDatabase } from "../db/client";
-import { migrateDatabase } from "../db/migrate";
-import { lifecycleReporter } from "../generations/lifecycle";
-import { generationQueues } from "../generations/queues";
-import { createGenerations, type Generations } from "../generations/service";
-import { createSyncHints } from "../generations/sync/sync-hints";
-import type { Generation } from "../generations/types";
-import { countFloodWaits, instrumentMediaClient } from "../http/instrument";
-import { createMetrics, type Metrics } from "../http/metrics";
-import { translateFor } from "../i18n/i18n";
-import type { Clock } from "../lib/clock";
-import type { Logger } from "../lib/logger";
-import { outageLog } from "../lib/outage-log";
-import type { MediaClient } from "../media/client";
-import { createPaymentStore, type PaymentStore } from "../payments";
-import { knownCosts, pricesBelowCost } from "../pricing/cost-check";
-import { createPrices, loadPriceTable } from "../pricing/prices";
-import { queueDepths, queueLags } from "../queue/queue-figures";
-import { createQueues, type Queues } from "../queue/queues";
-import { referralHooks, referralNotifier } from "../referrals";
-import { createMediaStore } from "../storage/media-store";
-import { type FilePayload, signedFileUrl, signGid } from "../storage/signed-tokens";
-import type { MediaStore } from "../storage/stored-file";
+import { createLedger } from "../domain/credits/ledger";
+import { creditsHeld } from "../domain/credits/totals";
+import { lifecycleReporter } from "../domain/generations/lifecycle";
+import { generationQueues } from "../domain/generations/queues";
+import { createGenerations, type Generations } from "../domain/generations/service";
+import { createSyncHints } from "../domain/generations/sync/sync-hints";
+import type { Generation } from "../domain/generations/types";
+import { knownCosts, pricesBelowCost } from "../domain/pricing/cost-check";
+import { createPrices, loadPriceTable } from "../domain/pricing/prices";
+import { createUsers } from "../domain/users/users";
+import { broadcastQueue, createBroadcastStore } from "../features/broadcasts";
+import { createPaymentStore, type PaymentStore } from "../features/payments";
+import { referralHooks, referralNotifier } from "../features/referrals";
+import type { Config } from "../platform/config/config";
+import { type Database, openDatabase } from "../platform/db/client";
+import { migrateDatabase } from "../platform/db/migrate";
+import { translateFor } from "../platform/i18n/i18n";
+import { languageFromCode } from "../platform/i18n/language";
+import type { Clock } from "../platform/lib/clock";
+import type { Logger } from "../platform/lib/logger";
+import { outageLog } from "../platform/lib/outage-log";
+import type { MediaClient } from "../platform/media-service/client";
+import { createMetrics, type Metrics } from "../platform/metrics/metrics";
+import { queueDepths, queueLags } from "../platform/queue/queue-figures";
+import { createQueues, type Queues } from "../platform/queue/queues";
+import { createMediaStore } from "../platform/storage/media-store";
+import { type FilePayload, signedFileUrl, signGid } from "../platform/storage/signed-tokens";
+import type { MediaStore } from "../platform/storage/stored-file";
 import {
   boundedAutoRetry,
   loggedPause,
   readableRefusals,
   retryTransient,
   type TransientRetry,
-} from "../telegram/api-transformers";
-import { languageFromCode } from "../users/language";
-import { createUsers } from "../users/users";
+} from "../platform/telegram/api-transformers";
+import { type AdminAlert, adminAlerts } from "../platform/telegram/operator-alert";
+import { createTelegramLink } from "../platform/telegram/telegram-link";
 import { type AuditRecord, auditRecord } from "./audit-record";
+import { countFloodWaits, instrumentMediaClient } from "./http/instrument";
 import { connectMediaService } from "./media-service";
-import { type AdminAlert, adminAlerts } from "./operator-alert";
 import { roundLeases } from "./round-lease";
 import { broadcastCallTimeoutSeconds, type RuntimePolicy, type RuntimeTiming } from "./settings";
 import { phase, type StopPhases } from "./stop-phases";
@@ -79,9 +80,10 @@ export async function openServices(config: Config, options: ServiceOptions, stop
   // the gauges read generations at scrape time; generations report to the counters
   let generations: Generations | undefined;
   const metrics = serviceMetrics({ db, queues, broadcasts, audits }, () => generations);
-  const api = config.telegram.token
+  const telegram = config.telegram.token
     ? telegramApi(config, metrics, options.timing.telegramRetry, logger)
     : undefined;
+  const api = telegram?.api;
   const users = createUsers(db, ledger, {
     welcomeCredits: config.welcomeCredits,
     onGranted: (credits) => metrics.credits.inc({ movement: "granted" }, credits),
@@ -149,6 +151,8 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     media,
     simulator: connected.simulator,
     api,
+    /** whether the Bot API answers, as `api`'s calls and a probe say (what a delivery waits on) */
+    telegramLink: telegram?.link,
     /** for broadcast copies: a 429 comes back at once, to pause every worker's limiter */
     sendApi: config.telegram.token ? sendApi(config, metrics) : undefined,
     alert,
@@ -225,13 +229,16 @@ function operatorAlert(
  * The workers' Telegram API: 429s counted, refusals in the Bot API's shape,
  * a call that failed in passing tried again, beneath a bounded auto-retry.
  */
-function telegramApi(config: Config, metrics: Metrics, retry: TransientRetry, logger: Logger): Api {
+function telegramApi(config: Config, metrics: Metrics, retry: TransientRetry, logger: Logger) {
   const api = new Api(config.telegram.token!, { apiRoot: config.telegram.apiRoot });
+  // closest to the network first, so it sees every raw answer
+  const link = createTelegramLink({ probe: () => api.getMe(), logger });
+  api.config.use(link.transformer);
   api.config.use(countFloodWaits(metrics));
   api.config.use(readableRefusals());
   api.config.use(retryTransient(retry, loggedPause(logger)));
   api.config.use(boundedAutoRetry());
-  return api;
+  return { api, link };
 }
 
 /**
@@ -256,8 +263,8 @@ function sendApi(config: Config, metrics: Metrics): Api {
  */
 async function openMediaStore(config: Config): Promise<MediaStore> {
   if (!config.bucket) return createMediaStore(join(config.dataDir, "media"));
-  const { createBucketStore } = await import("../storage/bucket-store");
-  const { sweepScratch } = await import("../storage/scratch");
+  const { createBucketStore } = await import("../platform/storage/bucket-store");
+  const { sweepScratch } = await import("../platform/storage/scratch");
   const scratch = join(config.dataDir, "scratch");
   await sweepScratch(scratch);
   return createBucketStore(config.bucket, scratch);

@@ -1,6 +1,6 @@
 import { defaultJournalOptions } from "../bot/update-journal";
-import type { TelegramLimits } from "../generations/deliver/send-outputs";
-import { defaultTransientRetry, type TransientRetry } from "../telegram/api-transformers";
+import type { TelegramLimits } from "../domain/generations/deliver/send-outputs";
+import { defaultTransientRetry, type TransientRetry } from "../platform/telegram/api-transformers";
 
 /** Intervals and grace periods of one process, in clock ms unless said otherwise. */
 export interface RuntimeTiming {

@@ -1,4 +1,4 @@
-import type { Logger } from "../lib/logger";
+import type { Logger } from "../platform/lib/logger";
 
 /**
  * Shutdown runs in phases, whatever order things were started in: first stop

@@ -1,5 +1,5 @@
-import type { Logger } from "../lib/logger";
-import type { MediaStore } from "../storage/stored-file";
+import type { Logger } from "../platform/lib/logger";
+import type { MediaStore } from "../platform/storage/stored-file";
 import type { Readiness } from "./readiness";
 import { phase, type StopPhases } from "./stop-phases";
 

@@ -5,15 +5,15 @@ import type { BotContext } from "../bot/context";
 import { setDefaultMenuButton } from "../bot/menu-button";
 import type { PollingHandle } from "../bot/polling";
 import { startUpdateRecovery, type UpdateJournal } from "../bot/update-journal";
-import { messageOf } from "../lib/message-of";
-import { classifyTelegramError } from "../telegram/telegram-error";
-import { languageFromCode } from "../users/language";
+import { languageFromCode } from "../platform/i18n/language";
+import { messageOf } from "../platform/lib/message-of";
+import { classifyTelegramError } from "../platform/telegram/telegram-error";
+import { menuCommands } from "./features";
 import { every } from "./periodic";
 import type { Readiness } from "./readiness";
 import type { Services } from "./services";
 import type { RuntimeTiming } from "./settings";
 import { phase, type StopPhases } from "./stop-phases";
-import { menuCommands } from "./telegram-bot";
 
 export interface IntakeOptions {
   timing: RuntimeTiming;

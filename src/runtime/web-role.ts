@@ -1,27 +1,23 @@
 import type { AddressInfo } from "node:net";
 import type { ServerType } from "@hono/node-server";
-import type { Api, Bot } from "grammy";
+import type { Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { Hono } from "hono";
 import type { BotContext } from "../bot/context";
 import { createInFlight, type InFlight } from "../bot/middleware/in-flight";
-import { defaultRateLimit } from "../bot/middleware/rate-limit";
 import { createUpdateJournal, type UpdateJournal } from "../bot/update-journal";
 import { telegramWebhookApp } from "../bot/webhook";
-import { dubInputRules } from "../generations/inputs";
-import { fileProxyRoutes } from "../http/file-proxy";
-import { healthRoutes } from "../http/health";
-import { mediaWebhookRoutes } from "../http/media-webhook";
-import { rootApp } from "../http/root";
-import { messageOf } from "../lib/message-of";
-import type { LinkProbeOptions } from "../media/link-duration";
-import { type MiniAppDeps, mountMiniApp } from "../miniapp";
-import { createPreferences } from "../preferences";
+import { messageOf } from "../platform/lib/message-of";
+import type { LinkProbeOptions } from "../platform/links/link-duration";
+import { featureRoutes, telegramBot } from "./features";
 import { listen } from "./health-server";
+import { fileProxyRoutes } from "./http/file-proxy";
+import { healthRoutes } from "./http/health";
+import { mediaWebhookRoutes } from "./http/media-webhook";
+import { rootApp } from "./http/root";
 import type { Readiness } from "./readiness";
 import type { Services } from "./services";
 import { phase, type StopPhases } from "./stop-phases";
-import { telegramBot } from "./telegram-bot";
 import { type IntakeOptions, startIntake } from "./telegram-intake";
 
 export interface WebRole {
@@ -53,7 +49,13 @@ export async function startWebRole(
   const journal = createUpdateJournal(s.db, { leaseMs: options.timing.updateLeaseMs, listen: s.listen });
   stops.onStop(phase.connections, () => journal.close());
   const bot = s.config.telegram.token
-    ? telegramBot(s, inFlight, journal, options.botInfo, options.linkProbe, options.timing.telegramRetry)
+    ? telegramBot(
+        { ...s, linkProbe: options.linkProbe },
+        inFlight,
+        journal,
+        options.botInfo,
+        options.timing.telegramRetry,
+      )
     : undefined;
   const app = await webRoutes(s, bot, journal, options.readiness, options.timing.webhookAnswerMs);
   if (options.extraRoutes) app.route(options.extraRoutes.path, options.extraRoutes.app);
@@ -117,13 +119,10 @@ async function webRoutes(
       logger,
     }),
   );
-  if (config.miniAppUrl && token && s.api)
-    mountMiniApp(app, miniAppDeps(s, token, s.api, config.miniAppUrl), {
-      mediaOrigin: await mediaOriginOf(s.store),
-    });
+  await featureRoutes(app, s);
   if (config.dashboardPassword) {
     // bull-board and its UI weigh ~10 MB: loaded only where an operator asked for the dashboard
-    const { adminDashboardRoutes } = await import("../http/admin-dashboard");
+    const { adminDashboardRoutes } = await import("./http/admin-dashboard");
     app.route(
       "/",
       adminDashboardRoutes({
@@ -148,46 +147,6 @@ async function webRoutes(
   }
   return app;
 }
-
-/**
- * Where phones fetch a bucket store's files: the origin of a presigned link as
- * the store makes them (virtual-hosted or path-style, the public endpoint's);
- * signing one needs no network. None for a local store: its files are ours.
- */
-async function mediaOriginOf(store: Services["store"]): Promise<string | undefined> {
-  const link = await store.link("mini-app-origin", 60);
-  return link ? new URL(link).origin : undefined;
-}
-
-/** What the Mini App's API is given: the same stores, prices, limits and Telegram API as the chat. */
-function miniAppDeps(s: Services, botToken: string, api: Api, miniAppUrl: string): MiniAppDeps {
-  const { config } = s;
-  return {
-    botToken,
-    db: s.db,
-    redis: s.redis,
-    redisPrefix: config.redis.prefix,
-    users: s.users,
-    ledger: s.ledger,
-    generations: s.generations,
-    prices: s.prices,
-    packs: config.creditPacks,
-    adminIds: config.adminIds,
-    sandbox: config.sandbox,
-    api,
-    store: s.store,
-    broadcasts: s.broadcasts.store,
-    signer: { publicUrl: config.publicUrl, signingSecret: config.signingSecret, now: s.now },
-    storageChatId: config.inlineStorageChatId,
-    t: s.t,
-    logger: s.logger,
-    rateLimit: defaultRateLimit,
-    miniAppUrl,
-    dubRules: dubInputRules(config),
-    preferences: createPreferences(s.db),
-  };
-}
-
 async function closeServer(server: ServerType, inFlight: InFlight, s: Services, drainMs: number) {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   // updates still being handled (a webhook answered on timeout goes on) finish first

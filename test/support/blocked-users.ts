@@ -1,6 +1,6 @@
 import { isNotNull } from "drizzle-orm";
-import type { Database } from "../../src/db/client";
-import { users } from "../../src/db/schema";
+import type { Database } from "../../src/platform/db/client";
+import { users } from "../../src/platform/db/schema";
 
 /** The ids of the users Postgres has marked as having blocked the bot, in order. */
 export async function blockedUserIds(db: Database): Promise<number[]> {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Generation } from "../../src/generations/types";
+import type { Generation } from "../../src/domain/generations/types";
 
 /** A generations row as Postgres returns it, for code that takes one without a database. */
 export function generationRow(patch: Partial<Generation> = {}): Generation {

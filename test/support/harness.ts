@@ -5,17 +5,18 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { type Config, loadConfig } from "../../src/config";
-import { type Clock, scaledClock } from "../../src/lib/clock";
-import { createLogger } from "../../src/lib/logger";
-import { createMediaClient } from "../../src/media/client";
-import type { LinkProbeOptions } from "../../src/media/link-duration";
 import {
   startTelegramStandIn,
   type TelegramRulesInput,
   type TelegramStandIn,
   type TestUser,
-} from "../../src/playground/telegram";
+} from "../../sandbox/playground/telegram";
+import { type Simulator, type SimulatorOptions, startSimulator } from "../../sandbox/simulator/server";
+import { type Config, loadConfig } from "../../src/platform/config/config";
+import { type Clock, scaledClock } from "../../src/platform/lib/clock";
+import { createLogger } from "../../src/platform/lib/logger";
+import type { LinkProbeOptions } from "../../src/platform/links/link-duration";
+import { createMediaClient } from "../../src/platform/media-service/client";
 import {
   type Runtime,
   type RuntimePolicy,
@@ -23,7 +24,6 @@ import {
   secretsOf,
   startRuntime,
 } from "../../src/runtime/runtime";
-import { type Simulator, type SimulatorOptions, startSimulator } from "../../src/simulator/server";
 import { createTestDatabase, type TestDatabase } from "./db";
 
 export const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";

@@ -1,4 +1,4 @@
-import type { TestGroup, TestUser } from "../../src/playground/telegram";
+import type { TestGroup, TestUser } from "../../sandbox/playground/telegram";
 
 /** An inline result as the tests read it. */
 export interface InlineResult {

@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { createLogger, type Logger } from "../../src/lib/logger";
+import { createLogger, type Logger } from "../../src/platform/lib/logger";
 
 export type LogLine = Record<string, unknown> & { level: number; msg: string };
 

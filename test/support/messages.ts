@@ -1,5 +1,5 @@
 import type { InlineKeyboardButton, Message } from "grammy/types";
-import type { BotMessage } from "../../src/playground/telegram";
+import type { BotMessage } from "../../sandbox/playground/telegram";
 
 /** A bot's text without the isolation marks Fluent puts around placeables (for right-to-left text). */
 export const plain = (text: string | undefined) => (text ?? "").replace(/[\u2068\u2069]/g, "");

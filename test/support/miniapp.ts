@@ -1,5 +1,5 @@
 import { sign } from "@tma.js/init-data-node";
-import type { TestUser } from "../../src/playground/telegram";
+import type { TestUser } from "../../sandbox/playground/telegram";
 import type { Harness } from "./harness";
 
 /** initData for `user` as Telegram's client hands it to the Mini App, signed with `token` at `at`. */

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { z } from "zod";
-import { projectPath } from "../../src/lib/project-root";
+import { projectPath } from "../../src/platform/lib/project-root";
 
 /** Where the compose file's Prometheus and Grafana get their configuration. */
 const monitoringFile = (...parts: string[]) => projectPath("deploy", "monitoring", ...parts);

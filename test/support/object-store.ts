@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { CreateBucketCommand, ListMultipartUploadsCommand, S3Client } from "@aws-sdk/client-s3";
-import type { BucketSettings } from "../../src/config";
+import type { BucketSettings } from "../../src/platform/config/config";
 
 /**
  * The S3-compatible server the tests use (scripts/object-store.ts: s3rver),

@@ -1,4 +1,4 @@
-import type { BotMessage, TestUser } from "../../src/playground/telegram";
+import type { BotMessage, TestUser } from "../../sandbox/playground/telegram";
 
 export const isInvoice = (m: BotMessage) => Boolean(m.invoice);
 

@@ -1,10 +1,10 @@
 import pino from "pino";
-import { createLedger } from "../../src/credits/ledger";
-import type { Database } from "../../src/db/client";
-import type { GenerationsOptions } from "../../src/generations/context";
-import { createGenerations } from "../../src/generations/service";
-import { systemClock } from "../../src/lib/clock";
-import { createPrices, loadPriceTable } from "../../src/pricing/prices";
+import { createLedger } from "../../src/domain/credits/ledger";
+import type { GenerationsOptions } from "../../src/domain/generations/context";
+import { createGenerations } from "../../src/domain/generations/service";
+import { createPrices, loadPriceTable } from "../../src/domain/pricing/prices";
+import type { Database } from "../../src/platform/db/client";
+import { systemClock } from "../../src/platform/lib/clock";
 
 /**
  * The ledger and the generations service on a test database, with what most

@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { inArray, sql } from "drizzle-orm";
 import type { Update, User } from "grammy/types";
-import { processedUpdates } from "../../src/db/schema";
+import { processedUpdates } from "../../src/platform/db/schema";
 import { freePort, type Harness } from "./harness";
 
 /** A web process of the fleet: its own port, the same database, Redis and bot token. */

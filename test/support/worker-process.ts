@@ -1,8 +1,8 @@
 import { inspect } from "node:util";
-import { loadConfig } from "../../src/config";
-import { scaledClock } from "../../src/lib/clock";
-import { createLogger } from "../../src/lib/logger";
-import { createMediaClient } from "../../src/media/client";
+import { loadConfig } from "../../src/platform/config/config";
+import { scaledClock } from "../../src/platform/lib/clock";
+import { createLogger } from "../../src/platform/lib/logger";
+import { createMediaClient } from "../../src/platform/media-service/client";
 import { secretsOf, startRuntime } from "../../src/runtime/runtime";
 
 /**

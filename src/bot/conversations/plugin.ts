@@ -2,18 +2,18 @@ import { setTimeout as delay } from "node:timers/promises";
 import { type ConversationData, conversations, type VersionedState } from "@grammyjs/conversations";
 import type { Api, Context, MiddlewareFn } from "grammy";
 import { z } from "zod";
-import type { Database } from "../../db/client";
+import type { Users } from "../../domain/users/users";
+import type { Database } from "../../platform/db/client";
 import {
   cosmeticNeverFails,
   markBlockedUsers,
   readableRefusals,
   retryTransient,
-} from "../../telegram/api-transformers";
-import { isTelegramAway } from "../../telegram/telegram-link";
-import type { Users } from "../../users/users";
+} from "../../platform/telegram/api-transformers";
+import { isTelegramAway } from "../../platform/telegram/telegram-link";
 import type { BotContext } from "../context";
-import { chatUserKey } from "../keys";
 import { createKvStorage } from "../storage";
+import { chatUserKey } from "../update-keys";
 import type { Conv } from "./screen";
 
 /** The context's held writes; a context made outside the bot (a test's) gets its list here. */

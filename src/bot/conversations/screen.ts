@@ -1,12 +1,17 @@
 import type { Conversation } from "@grammyjs/conversations";
 import { type Context, InlineKeyboard } from "grammy";
-import { type PanelAction, panelData, panelPrefix, parsePanelAction } from "../../telegram/callback-data";
-import { classifyTelegramError, isTelegramFailure } from "../../telegram/telegram-error";
+import {
+  type PanelAction,
+  panelData,
+  panelPrefix,
+  parsePanelAction,
+} from "../../platform/telegram/callback-data";
+import { classifyTelegramError, isTelegramFailure } from "../../platform/telegram/telegram-error";
 import type { BotContext } from "../context";
 
 export type Conv = Conversation<BotContext, Context>;
 
-import type { Translate } from "../../i18n/i18n";
+import type { Translate } from "../../platform/i18n/i18n";
 
 /** What a step waits for: a press on its own message, or a message from the user. */
 export type ScreenEvent =

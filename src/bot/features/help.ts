@@ -1,7 +1,7 @@
 import { Composer } from "grammy";
 import type { BotCommand } from "grammy/types";
-import { negotiateLanguage, type Translate } from "../../i18n/i18n";
-import type { Language } from "../../users/language";
+import { negotiateLanguage, type Translate } from "../../platform/i18n/i18n";
+import type { Language } from "../../platform/i18n/language";
 import { commandMenus, type MenuSource } from "../commands";
 import type { BotContext } from "../context";
 

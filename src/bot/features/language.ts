@@ -1,7 +1,7 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { languageData } from "../../telegram/callback-data";
-import { isTelegramFailure } from "../../telegram/telegram-error";
-import { type Language, languageSchema } from "../../users/language";
+import { type Language, languageSchema } from "../../platform/i18n/language";
+import { languageData } from "../../platform/telegram/callback-data";
+import { isTelegramFailure } from "../../platform/telegram/telegram-error";
 import { type MenuSource, setChosenLanguageMenuOrWarn } from "../commands";
 import type { BotContext, BotDeps } from "../context";
 

@@ -1,5 +1,5 @@
 import type { MiddlewareFn } from "grammy";
-import { type Audience, audienceOfChat, keyFor } from "../../i18n/audience";
+import { type Audience, audienceOfChat, keyFor } from "../../platform/i18n/audience";
 import type { BotContext } from "../context";
 
 /**

@@ -1,5 +1,5 @@
 import type { MiddlewareFn } from "grammy";
-import { languageFromCode } from "../../users/language";
+import { languageFromCode } from "../../platform/i18n/language";
 import type { BotContext } from "../context";
 
 /** A message the user meant for the bot: anything in a private chat, a command, or a reply to the bot. */

@@ -1,7 +1,7 @@
 import { type BotError, GrammyError, HttpError } from "grammy";
-import { negotiateLanguage, translate } from "../../i18n/i18n";
-import { type Logger, scrub } from "../../lib/logger";
-import { isTelegramFailure } from "../../telegram/telegram-error";
+import { negotiateLanguage, translate } from "../../platform/i18n/i18n";
+import { type Logger, scrub } from "../../platform/lib/logger";
+import { isTelegramFailure } from "../../platform/telegram/telegram-error";
 import type { BotContext } from "../context";
 
 function describe(error: unknown): Record<string, unknown> {
@@ -24,7 +24,8 @@ function cannotBeTold(error: unknown): boolean {
  * The error boundary (and `bot.catch`): log what failed with enough context
  * to find it, and tell the user, in their language, only that something went
  * wrong. Details never reach the chat. Telegram out of reach (a lost
- * connection, a 5xx, each already tried again) is not our bug: a warning.
+ * connection, a 5xx, each already tried again) and a chat that cannot be
+ * written to (the bot blocked, no rights) are not our bugs: a warning.
  */
 export async function handleBotError(err: BotError<BotContext>, fallback?: Logger): Promise<void> {
   const ctx = err.ctx;
@@ -44,7 +45,9 @@ export async function handleBotError(err: BotError<BotContext>, fallback?: Logge
     logger?.info(context, "query answered too late");
     return;
   }
-  if (isTelegramFailure(err.error, "transient")) logger?.warn(context, "update failed");
+  // Telegram away, or a chat the user closed to the bot: neither is a bug of ours
+  if (isTelegramFailure(err.error, "transient") || cannotBeTold(err.error))
+    logger?.warn(context, "update failed");
   else logger?.error(context, "update failed");
 
   if (cannotBeTold(err.error)) return;

@@ -1,8 +1,8 @@
 import type { MiddlewareFn } from "grammy";
 import type { Redis } from "ioredis";
-import { type RateWindowOptions, rateWindow } from "../../lib/rate-window";
-import { isGroupChat } from "../../telegram/chat-kind";
-import type { Users } from "../../users/users";
+import type { Users } from "../../domain/users/users";
+import { type RateWindowOptions, rateWindow } from "../../platform/lib/rate-window";
+import { isGroupChat } from "../../platform/telegram/chat-kind";
 import type { BotContext } from "../context";
 
 /** updates one key (a user, a group) may have per window, counted in Redis (rate-window.ts) */

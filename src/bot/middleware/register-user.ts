@@ -1,5 +1,5 @@
 import type { MiddlewareFn } from "grammy";
-import type { Users } from "../../users/users";
+import type { Users } from "../../domain/users/users";
 import type { BotContext } from "../context";
 
 /**

@@ -1,5 +1,5 @@
 import type { MiddlewareFn } from "grammy";
-import type { Logger } from "../../lib/logger";
+import type { Logger } from "../../platform/lib/logger";
 import type { BotContext } from "../context";
 
 /** Each update starts with a logger that names it and nothing read yet about its sender. */

@@ -1,0 +1,20 @@
+import type { BotDeps } from "../../bot/context";
+import type { Feature } from "../../bot/feature";
+import type { Ledger } from "../../domain/credits/ledger";
+import { balanceFeature } from "./balance";
+import { startFeature } from "./start";
+
+/** A person's account: /start (the welcome credits, an invite's code) and /balance. Code outside this folder imports it from here only. */
+export { balanceFeature } from "./balance";
+export { startFeature } from "./start";
+
+/** Always available, before every other feature and conversation (/start, /balance inside one). */
+export const account: Feature<
+  Pick<BotDeps, "users" | "db" | "config"> & { ledger: Pick<Ledger, "account"> }
+> = {
+  name: "account",
+  bot: (deps) => [
+    { phase: "first", composer: startFeature(deps) },
+    { phase: "first", composer: balanceFeature(deps) },
+  ],
+};

@@ -1,0 +1,13 @@
+import type { Feature } from "../../bot/feature";
+import { type AdminFeatureDeps, adminFeature } from "./feature";
+
+/** The admin feature: /stats, /user, /grant, /refund, /ban (its composer), and the filter other admin-only features use. Code outside this folder imports it from here only. */
+export { adminsOnly } from "./admin-only";
+export { collectStats } from "./stats";
+
+export const admin: Feature<
+  Omit<AdminFeatureDeps, "adminIds"> & { config: { adminIds: readonly number[] } }
+> = {
+  name: "admin",
+  bot: (deps) => [{ phase: "feature", composer: adminFeature({ ...deps, adminIds: deps.config.adminIds }) }],
+};

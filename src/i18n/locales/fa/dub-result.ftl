@@ -1,4 +1,0 @@
-## A dub's title (result caption, audio title, /history, the Mini App) when the source language was detected
-
-# $target: the language it was dubbed into
-dub-description-into = دوبله به { $target }

@@ -1,0 +1,20 @@
+# Remembered choices: the panel line and /settings
+pref-saved-line = ⭐️ تنظیمات ذخیره‌شدهٔ شما · همین‌جا تغییرشان دهید، یا با { "/settings" } بازنشانی کنید
+cmd-settings = تنظیمات ذخیره‌شدهٔ شما
+settings-title = ⚙️ تنظیمات ذخیره‌شدهٔ شما
+settings-intro = آخرین گزینه‌هایی که تأیید کرده‌اید نقطهٔ شروع درخواست بعدی شماست.
+settings-empty = ⚙️ هنوز چیزی ذخیره نشده است. درخواستی را تأیید کنید تا گزینه‌هایش پیش‌فرض شما شوند.
+settings-image = 🖼 تصویر: { $value }
+settings-edit = ✏️ ویرایش: { $value }
+settings-video = 🎬 ویدیو: { $value }
+settings-dub = 🎙 دوبله: { $value }
+settings-count = { $count } تصویر
+settings-sound = صدا { $value }
+settings-languages = به { $target }، از { $source }
+settings-btn-image = ♻️ بازنشانی تصویر
+settings-btn-edit = ♻️ بازنشانی ویرایش
+settings-btn-video = ♻️ بازنشانی ویدیو
+settings-btn-dub = ♻️ بازنشانی دوبله
+settings-btn-all = ♻️ بازنشانی همه
+settings-reset-done = بازنشانی شد: دوباره پیش‌فرض‌ها به کار می‌روند.
+settings-private-only = ⚙️ تنظیمات ذخیره‌شدهٔ شما در گفتگوی خصوصی با من است: آنجا { "/settings" } را بفرستید.
