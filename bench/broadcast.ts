@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
+import { stageQueues } from "../src/domain/generations/stages";
 import { broadcastQueue } from "../src/features/broadcasts/jobs";
 import { createBroadcastStore } from "../src/features/broadcasts/store";
 import { broadcasts, users } from "../src/platform/db/schema";
@@ -54,7 +55,7 @@ try {
   const rssBefore = rssMb(pid, "VmRSS");
 
   const store = createBroadcastStore(h.db.db);
-  const queues = createQueues(h.config.redis);
+  const queues = createQueues(h.config.redis, stageQueues);
   const { broadcast } = await store.create({
     adminId: admin.id,
     requestKey: `bench:${Date.now()}`,

@@ -9,6 +9,7 @@ import { and, count, eq } from "drizzle-orm";
 import { Redis } from "ioredis";
 import type { TestUser } from "../sandbox/playground/telegram";
 import { generationQueues } from "../src/domain/generations/queues";
+import { stageQueues } from "../src/domain/generations/stages";
 import { createSyncHints } from "../src/domain/generations/sync/sync-hints";
 import { generations, users } from "../src/platform/db/schema";
 import { systemClock } from "../src/platform/lib/clock";
@@ -363,7 +364,7 @@ try {
     submittedAt: now,
     finishedAt: now,
   });
-  const queues = createQueues(h.config.redis);
+  const queues = createQueues(h.config.redis, stageQueues);
   const redis = new Redis(h.config.redis.url);
   const relayOut = await growthDuring(workerPid, async () => {
     await generationQueues(queues, systemClock, createSyncHints(redis, h.config.redis.prefix)).deliver(gid);

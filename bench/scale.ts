@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { eq } from "drizzle-orm";
+import { stageQueues } from "../src/domain/generations/stages";
 import { broadcastQueue } from "../src/features/broadcasts/jobs";
 import { createBroadcastStore } from "../src/features/broadcasts/store";
 import { broadcasts, users } from "../src/platform/db/schema";
@@ -82,7 +83,7 @@ async function run(width: number) {
     // the limit from here on: the bench's own message above must not take a token from the workers' first second
     h.tg.setRules({ flood: { perChat: false, perGroupPerMinute: false, globalPerSecond: limit } });
     const store = createBroadcastStore(h.db.db);
-    const queues = createQueues(h.config.redis);
+    const queues = createQueues(h.config.redis, stageQueues);
     const { broadcast } = await store.create({
       adminId: admin.id,
       requestKey: `bench-scale:${width}:${Date.now()}`,

@@ -6,6 +6,7 @@ import { creditsHeld } from "../domain/credits/totals";
 import { lifecycleReporter } from "../domain/generations/lifecycle";
 import { generationQueues } from "../domain/generations/queues";
 import { createGenerations, type Generations } from "../domain/generations/service";
+import { stageQueues } from "../domain/generations/stages";
 import { createSyncHints } from "../domain/generations/sync/sync-hints";
 import type { Generation } from "../domain/generations/types";
 import { knownCosts, pricesBelowCost } from "../domain/pricing/cost-check";
@@ -69,7 +70,7 @@ export async function openServices(config: Config, options: ServiceOptions, stop
 
   const ledger = createLedger(db);
   const prices = createPrices(loadPriceTable(config.pricesFile));
-  const queues = createQueues(config.redis);
+  const queues = createQueues(config.redis, stageQueues);
   for (const q of queues.all) q.on("error", outageLog(logger, `queue ${q.name}`));
   stops.onStop(phase.connections, () => queues.close());
   const hints = createSyncHints(redis, config.redis.prefix);

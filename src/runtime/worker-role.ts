@@ -1,8 +1,6 @@
-import { deliverStage } from "../domain/generations/deliver/stage";
 import { reconcile } from "../domain/generations/reconciler";
-import { type Stage, stageTools } from "../domain/generations/stage";
-import { submitStage } from "../domain/generations/submit/stage";
-import { syncStage } from "../domain/generations/sync/stage";
+import { stageTools } from "../domain/generations/stage";
+import { stages } from "../domain/generations/stages";
 import type { LinkProbeOptions } from "../platform/links/link-duration";
 import { startWorkers, type WorkerSet } from "../platform/queue/workers";
 import { featureWork } from "./features";
@@ -11,9 +9,6 @@ import { every } from "./periodic";
 import type { Services } from "./services";
 import type { RuntimePolicy, RuntimeTiming } from "./settings";
 import { phase, type StopPhases } from "./stop-phases";
-
-/** A generation's stages, in the order a generation goes through them. */
-const stages: readonly Stage[] = [submitStage, syncStage, deliverStage];
 
 /** The worker role: the jobs of the generations' stages and of the features, and the rounds. */
 export function startWorkerRole(
@@ -41,6 +36,8 @@ export function startWorkerRole(
   const work = featureWork(deps);
   // every job this role runs: the stages' and the features'
   const jobs = [...stages.flatMap((stage) => stage.jobs(deps, tools)), ...work.jobs];
+  // checked at start: a job on a queue no stage declares could never be queued
+  for (const job of jobs) s.queues.of(job.queue.name);
   const workers = startWorkers(jobs, {
     redis: config.redis,
     logger,

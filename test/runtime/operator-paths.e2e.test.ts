@@ -78,7 +78,7 @@ describe("operator paths", () => {
     );
     await requestImage(user, "a flood");
     const ttl = await eventually(async () => {
-      const left = await h.runtime.queues.deliver.getRateLimitTtl();
+      const left = await h.runtime.queues.of("deliver").getRateLimitTtl();
       // the limiter's own windows are a tenth of a second: wait for the long pause
       return left > 2_000 ? left : undefined;
     });

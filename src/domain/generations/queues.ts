@@ -18,7 +18,7 @@ export function generationQueues(queues: Queues, clock: Clock, hints: SyncHints)
     },
     async sync(id, opts) {
       if (opts?.now) {
-        const existing = await queues.sync.getJob(id);
+        const existing = await queues.of(syncJob.queue.name).getJob(id);
         if (existing) {
           // a delayed poll is brought forward; a running one finds the hint before it sleeps
           await hints.leave(id, opts.adopt);

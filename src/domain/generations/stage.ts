@@ -5,7 +5,7 @@ import type { Clock } from "../../platform/lib/clock";
 import type { Logger } from "../../platform/lib/logger";
 import type { LinkProbeOptions } from "../../platform/links/link-duration";
 import type { MediaClient } from "../../platform/media-service/client";
-import type { JobHandler } from "../../platform/queue/job";
+import type { JobHandler, QueueSpec } from "../../platform/queue/job";
 import type { MediaStore } from "../../platform/storage/stored-file";
 import type { AdminAlert } from "../../platform/telegram/operator-alert";
 import { saveTelegramFile } from "../../platform/telegram/telegram-files";
@@ -69,9 +69,11 @@ export interface StageTools {
   showStatus(g: Generation): Promise<void>;
 }
 
-/** A stage of a generation: the jobs it runs. The worker role lists the stages. */
+/** A stage of a generation: its queue and the jobs it runs there. `stages.ts` lists the stages. */
 export interface Stage {
   readonly name: string;
+  /** where its jobs wait; every process makes the stages' queues, the worker role their workers */
+  readonly queue: QueueSpec;
   jobs(deps: StageDeps, tools: StageTools): readonly JobHandler[];
 }
 

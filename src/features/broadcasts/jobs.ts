@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { deliverQueue } from "../../domain/generations/deliver/deliver-step";
 import type { Clock } from "../../platform/lib/clock";
 import { type JobHandler, type JobKind, type JobStep, jobHandler } from "../../platform/queue/job";
 import { addJob, addJobs, type Queues } from "../../platform/queue/queues";
@@ -13,7 +14,7 @@ const copyData = z.object({ v: z.literal(1), bid: z.uuid(), uid: z.number().int(
  * copies last. Job ids make a re-added copy or tick a no-op while one is still queued.
  */
 export const copyJob: JobKind<z.infer<typeof copyData>> = {
-  queue: "deliver",
+  queue: deliverQueue,
   name: "broadcast-send",
   label: "broadcast",
   data: copyData,
@@ -21,7 +22,7 @@ export const copyJob: JobKind<z.infer<typeof copyData>> = {
 };
 
 export const tickJob: JobKind<BroadcastTickJob> = {
-  queue: "deliver",
+  queue: deliverQueue,
   name: "broadcast-tick",
   label: "broadcast-tick",
   data: tickData,
@@ -78,7 +79,7 @@ export function broadcastQueue(queues: Queues, clock: Clock) {
     async copies(bid: string, userIds: readonly number[]): Promise<void> {
       await Promise.all(
         userIds.map(async (uid) => {
-          const job = await queues.deliver.getJob(copyId(bid, uid));
+          const job = await queues.of(deliverQueue.name).getJob(copyId(bid, uid));
           if (job && (await job.getState()) === "unknown") await job.remove().catch(() => undefined);
         }),
       );
@@ -92,12 +93,12 @@ export function broadcastQueue(queues: Queues, clock: Clock) {
     tick,
     /** the tick at once (after a cancel): a waiting one is brought forward, a missing one added */
     async tickNow(bid: string): Promise<void> {
-      const job = await queues.deliver.getJob(tickId(bid));
+      const job = await queues.of(deliverQueue.name).getJob(tickId(bid));
       if (!job) return tick(bid);
       if (await job.isDelayed()) await job.promote().catch(() => undefined);
     },
     /** jobs waiting behind the results: how far ahead the copies are queued */
-    outstanding: () => queues.deliver.getPrioritizedCount(),
+    outstanding: () => queues.of(deliverQueue.name).getPrioritizedCount(),
   };
 }
 export type BroadcastQueue = ReturnType<typeof broadcastQueue>;

@@ -1,7 +1,16 @@
 import type { z } from "zod";
 
-/** The queues: one per kind of work, each with its workers' settings (workers.ts). */
-export type QueueName = "submit" | "sync" | "deliver";
+/**
+ * A queue, declared by the stage whose jobs it holds: its name, how many of its jobs one
+ * worker process runs at once, and what its workers share. A `pause` step holds every
+ * worker of a queue only when it has a limiter: "pausable" is one that never binds,
+ * "telegram-sends" Telegram's global send rate.
+ */
+export interface QueueSpec {
+  name: string;
+  concurrency: number;
+  limiter?: "pausable" | "telegram-sends";
+}
 
 /** How a job is queued: attempts before it fails, the first backoff (doubling), and its priority. */
 export interface JobPolicy {
@@ -18,7 +27,7 @@ export interface JobPolicy {
  * after a deploy) and its policy.
  */
 export interface JobKind<D> {
-  queue: QueueName;
+  queue: QueueSpec;
   name: string;
   /** how its outcomes are counted (msb_job_outcomes_total's `queue`) */
   label: string;
@@ -36,7 +45,7 @@ export type JobStep =
 
 /** A kind of job with what one run does: what the worker role hands `queue/`, which knows no stage. */
 export interface JobHandler {
-  queue: QueueName;
+  queue: QueueSpec;
   name: string;
   label: string;
   /** one run: the data as it came from Redis, checked here; `final` on its last attempt */

@@ -1,6 +1,6 @@
 import { Queue } from "bullmq";
 import type { Clock } from "../lib/clock";
-import type { JobKind } from "./job";
+import type { JobKind, QueueSpec } from "./job";
 
 export interface RedisTarget {
   url: string;
@@ -11,15 +11,22 @@ export function redisConnection(target: RedisTarget) {
   return { url: target.url, maxRetriesPerRequest: null, enableOfflineQueue: true };
 }
 
-export function createQueues(target: RedisTarget) {
+/** The BullMQ queues of `specs`, to add jobs to and read their figures; workers are made apart. */
+export function createQueues(target: RedisTarget, specs: readonly QueueSpec[]) {
   const connection = redisConnection(target);
-  const queue = (name: string) => new Queue(name, { connection, prefix: target.prefix });
-  const byName = { submit: queue("submit"), sync: queue("sync"), deliver: queue("deliver") };
+  const byName = new Map<string, Queue>();
+  for (const { name } of specs)
+    if (!byName.has(name)) byName.set(name, new Queue(name, { connection, prefix: target.prefix }));
+  const all = [...byName.values()];
   return {
-    ...byName,
-    all: Object.values(byName),
+    all,
+    of(name: string): Queue {
+      const queue = byName.get(name);
+      if (!queue) throw new Error(`no queue ${name}: a job's queue must be one a stage declares`);
+      return queue;
+    },
     async close() {
-      await Promise.all(Object.values(byName).map((q) => q.close()));
+      await Promise.all(all.map((q) => q.close()));
     },
   };
 }
@@ -48,7 +55,9 @@ export async function addJob<D>(
   kind: JobKind<D>,
   job: { jobId: string; data: D; realDelayMs?: number },
 ): Promise<void> {
-  await queues[kind.queue].add(kind.name, job.data, jobOptions(kind, clock, job.jobId, job.realDelayMs));
+  await queues
+    .of(kind.queue.name)
+    .add(kind.name, job.data, jobOptions(kind, clock, job.jobId, job.realDelayMs));
 }
 
 /** Queues many jobs of `kind` in one call. */
@@ -58,7 +67,7 @@ export async function addJobs<D>(
   kind: JobKind<D>,
   jobs: ReadonlyArray<{ jobId: string; data: D }>,
 ): Promise<void> {
-  await queues[kind.queue].addBulk(
-    jobs.map((j) => ({ name: kind.name, data: j.data, opts: jobOptions(kind, clock, j.jobId) })),
-  );
+  await queues
+    .of(kind.queue.name)
+    .addBulk(jobs.map((j) => ({ name: kind.name, data: j.data, opts: jobOptions(kind, clock, j.jobId) })));
 }

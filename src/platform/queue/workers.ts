@@ -1,14 +1,15 @@
 import { DelayedError, type Job, Worker } from "bullmq";
 import type { Logger } from "../lib/logger";
 import { outageLog } from "../lib/outage-log";
-import type { JobHandler, QueueName } from "./job";
+import type { JobHandler, QueueSpec } from "./job";
 import { type RedisTarget, redisConnection } from "./queues";
 import { sendLimiter } from "./send-limiter";
 
 export interface WorkerOptions {
   redis: RedisTarget;
   logger: Logger;
-  concurrency?: Partial<Record<QueueName, number>>;
+  /** jobs at once per queue, by name, where settings differ from the queue's own */
+  concurrency?: Partial<Record<string, number>>;
   /** Telegram sends per second across all deliver workers (BullMQ's limiter lives in Redis) */
   telegramPerSecond?: number;
   onOutcome?(label: string, outcome: string): void;
@@ -16,16 +17,10 @@ export interface WorkerOptions {
   jobLockMs?: number;
 }
 
-const defaultConcurrency: Record<QueueName, number> = { submit: 4, sync: 8, deliver: 4 };
-
-/**
- * What each queue's workers share besides their jobs. A pause (`rateLimit`) holds every
- * worker of a queue only when the queue has a limiter: submit gets one that never binds,
- * deliver the global Telegram send limit.
- */
-function limiterOf(queue: QueueName, opts: WorkerOptions) {
-  if (queue === "deliver") return sendLimiter(opts.telegramPerSecond ?? 25);
-  if (queue === "submit") return { max: 1000, duration: 1000 };
+/** What each queue's workers share besides their jobs (BullMQ's limiter lives in Redis). */
+function limiterOf(queue: QueueSpec, opts: WorkerOptions) {
+  if (queue.limiter === "telegram-sends") return sendLimiter(opts.telegramPerSecond ?? 25);
+  if (queue.limiter === "pausable") return { max: 1000, duration: 1000 };
   return undefined;
 }
 
@@ -37,10 +32,11 @@ function limiterOf(queue: QueueName, opts: WorkerOptions) {
 export function startWorkers(jobs: readonly JobHandler[], opts: WorkerOptions) {
   const { logger } = opts;
   const lock = opts.jobLockMs ?? 30_000;
-  const queues = [...new Set(jobs.map((j) => j.queue))];
-  const workers = queues.map((queue) => {
-    const handlers = new Map(jobs.filter((j) => j.queue === queue).map((j) => [j.name, j]));
-    const limiter = limiterOf(queue, opts);
+  const queues = new Map(jobs.map((j) => [j.queue.name, j.queue]));
+  const workers = [...queues.values()].map((spec) => {
+    const queue = spec.name;
+    const handlers = new Map(jobs.filter((j) => j.queue.name === queue).map((j) => [j.name, j]));
+    const limiter = limiterOf(spec, opts);
     const worker: Worker = new Worker(
       queue,
       async (job: Job, token) => {
@@ -69,7 +65,7 @@ export function startWorkers(jobs: readonly JobHandler[], opts: WorkerOptions) {
         stalledInterval: Math.max(500, Math.round(lock / 2)),
         // a job whose worker was killed is retried, not failed: every step is idempotent
         maxStalledCount: 100,
-        concurrency: opts.concurrency?.[queue] ?? defaultConcurrency[queue],
+        concurrency: opts.concurrency?.[queue] ?? spec.concurrency,
         ...(limiter ? { limiter } : {}),
       },
     );

@@ -26,8 +26,8 @@ describe("when things go wrong, the user is told and pays nothing twice", () => 
   const jobsDone = (id: string) =>
     eventually(async () => {
       const [sync, deliver] = await Promise.all([
-        h.runtime.queues.sync.getJob(id),
-        h.runtime.queues.deliver.getJob(id),
+        h.runtime.queues.of("sync").getJob(id),
+        h.runtime.queues.of("deliver").getJob(id),
       ]);
       return !sync && !deliver ? true : undefined;
     });
@@ -126,7 +126,7 @@ describe("when things go wrong, the user is told and pays nothing twice", () => 
     // the hint brought the poll forward: the task was fetched, and the poll went back to sleep
     await eventually(async () => {
       if (taskLookups(g.taskId!) <= lookups) return undefined;
-      return (await h.runtime.queues.sync.getJob(g.id))?.isDelayed() ? true : undefined;
+      return (await h.runtime.queues.of("sync").getJob(g.id))?.isDelayed() ? true : undefined;
     });
     expect((await h.runtime.generations.get(g.id))?.state).toBe("pending");
     // and the real result still arrives by polling

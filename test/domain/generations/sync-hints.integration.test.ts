@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { generationQueues } from "../../../src/domain/generations/queues";
+import { stageQueues } from "../../../src/domain/generations/stages";
 import { createSyncHints, type SyncHints } from "../../../src/domain/generations/sync/sync-hints";
 import { systemClock } from "../../../src/platform/lib/clock";
 import { createQueues, type Queues } from "../../../src/platform/queue/queues";
@@ -16,7 +17,7 @@ describe("sync jobs and webhook hints on real Redis", () => {
 
   beforeAll(() => {
     redis = new Redis(redisUrl);
-    queues = createQueues({ url: redisUrl, prefix });
+    queues = createQueues({ url: redisUrl, prefix }, stageQueues);
     hints = createSyncHints(redis, prefix);
   });
   afterAll(async () => {
@@ -30,12 +31,12 @@ describe("sync jobs and webhook hints on real Redis", () => {
     const gq = generationQueues(queues, systemClock, hints);
     const id = randomUUID();
     await gq.sync(id, { delayMs: 60_000 });
-    expect(await (await queues.sync.getJob(id))?.isDelayed()).toBe(true);
+    expect(await (await queues.of("sync").getJob(id))?.isDelayed()).toBe(true);
     await gq.sync(id, { now: true, adopt: "task::1" });
-    const job = await queues.sync.getJob(id);
+    const job = await queues.of("sync").getJob(id);
     expect(await job?.isDelayed()).toBe(false);
     // one job for this generation (counted by its data, so other tests' jobs do not count)
-    const jobs = await queues.sync.getJobs(["wait", "delayed", "prioritized"]);
+    const jobs = await queues.of("sync").getJobs(["wait", "delayed", "prioritized"]);
     expect(jobs.filter((j) => j.data.gid === id)).toHaveLength(1);
     expect(await hints.take(id)).toEqual({ adopt: "task::1" });
     expect(await hints.take(id)).toBeNull();
@@ -45,7 +46,7 @@ describe("sync jobs and webhook hints on real Redis", () => {
     const gq = generationQueues(queues, systemClock, hints);
     const id = randomUUID();
     await gq.sync(id, { now: true, adopt: "task-2" });
-    expect((await queues.sync.getJob(id))?.data).toMatchObject({ gid: id, adopt: "task-2" });
+    expect((await queues.of("sync").getJob(id))?.data).toMatchObject({ gid: id, adopt: "task-2" });
     expect(await hints.take(id)).toBeNull();
   });
 });

@@ -84,7 +84,7 @@ describe("alerts to the admins", () => {
   });
 
   test("a queue with more jobs waiting than the limit reaches the admins", async () => {
-    const queue = h.runtime.queues.sync;
+    const queue = h.runtime.queues.of("sync");
     await queue.pause();
     try {
       for (let i = 0; i < 3; i++)

@@ -86,7 +86,9 @@ describe("/broadcast end to end (in process)", () => {
   /** Every copy the deliver queue had run: none waits, none is under way. */
   async function copiesDone() {
     await eventually(async () => {
-      const left = await h.runtime.queues.deliver.getJobCounts("waiting", "prioritized", "active", "delayed");
+      const left = await h.runtime.queues
+        .of("deliver")
+        .getJobCounts("waiting", "prioritized", "active", "delayed");
       return Object.values(left).every((n) => n === 0) ? true : undefined;
     });
   }

@@ -48,7 +48,7 @@ describe("queue figures for the metrics", () => {
     const workers = startWorkers(
       [
         {
-          queue: "submit",
+          queue: { name: "submit", concurrency: 1 },
           name: "doomed",
           label: "doomed-label",
           handle: async () => {

@@ -4,6 +4,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { deliverJob } from "../../../src/domain/generations/deliver/deliver-step";
 import { generationQueues } from "../../../src/domain/generations/queues";
+import { stageQueues } from "../../../src/domain/generations/stages";
 import { createSyncHints } from "../../../src/domain/generations/sync/sync-hints";
 import { broadcastQueue, copyJob, tickJob } from "../../../src/features/broadcasts/jobs";
 import { systemClock } from "../../../src/platform/lib/clock";
@@ -22,7 +23,7 @@ describe("results first in the one send queue, on real Redis", () => {
 
   beforeAll(() => {
     redis = new Redis(redisUrl);
-    queues = createQueues(target);
+    queues = createQueues(target, stageQueues);
   });
   afterAll(async () => {
     await queues.close();
@@ -45,7 +46,7 @@ describe("results first in the one send queue, on real Redis", () => {
 
     const order: string[] = [];
     const worker = new Worker(
-      queues.deliver.name,
+      queues.of("deliver").name,
       async (job) => {
         order.push(job.name === deliverJob.name ? "result" : job.name);
       },
@@ -71,11 +72,11 @@ describe("results first in the one send queue, on real Redis", () => {
     const jobId = `bc-${bid}-7`;
     // the queue's own key for waiting prioritized jobs loses it; the job's hash stays
     await redis.zrem(`${target.prefix}:deliver:prioritized`, jobId);
-    expect(await (await queues.deliver.getJob(jobId))?.getState()).toBe("unknown");
+    expect(await (await queues.of("deliver").getJob(jobId))?.getState()).toBe("unknown");
     await bq.copies(bid, [7, 8]);
-    expect(await (await queues.deliver.getJob(jobId))?.getState()).toBe("prioritized");
+    expect(await (await queues.of("deliver").getJob(jobId))?.getState()).toBe("prioritized");
     // the other copy, still queued, is still one job
-    const queued = (await queues.deliver.getJobs(["prioritized"])).filter((j) =>
+    const queued = (await queues.of("deliver").getJobs(["prioritized"])).filter((j) =>
       j.id?.startsWith(`bc-${bid}`),
     );
     expect(queued.map((j) => j.id).sort()).toEqual([`bc-${bid}-7`, `bc-${bid}-8`]);

@@ -5,7 +5,7 @@ import type { TranslateFor } from "../../../platform/i18n/i18n";
 import { faultPoint } from "../../../platform/lib/fault-point";
 import type { Logger } from "../../../platform/lib/logger";
 import { messageOf } from "../../../platform/lib/message-of";
-import { type JobHandler, type JobKind, jobHandler } from "../../../platform/queue/job";
+import { type JobHandler, type JobKind, jobHandler, type QueueSpec } from "../../../platform/queue/job";
 import { DownloadError } from "../../../platform/storage/stored-file";
 import {
   classifyTelegramError,
@@ -205,6 +205,9 @@ async function notify(g: Generation, deps: DeliverDeps): Promise<DeliverOutcome>
   return { kind: "notified" };
 }
 
+/** Every send to Telegram (results, and the broadcasts' copies behind them) under one rate. */
+export const deliverQueue: QueueSpec = { name: "deliver", concurrency: 4, limiter: "telegram-sends" };
+
 /**
  * The deliver job: one per generation (its id is the job id). It shares the deliver
  * queue, and its limit of Telegram sends, with broadcasts: results carry no priority,
@@ -215,7 +218,7 @@ async function notify(g: Generation, deps: DeliverDeps): Promise<DeliverOutcome>
  * getMe unanswered too) no attempt is spent: the job waits for it to answer.
  */
 export const deliverJob: JobKind<z.infer<typeof generationJobData>> = {
-  queue: "deliver",
+  queue: deliverQueue,
   name: "deliver",
   label: "deliver",
   data: generationJobData,

@@ -1,10 +1,11 @@
 import type { Stage } from "../stage";
-import { deliverJobHandler } from "./deliver-step";
+import { deliverJob, deliverJobHandler } from "./deliver-step";
 import { localServerLimits, telegramLimits } from "./send-outputs";
 
 /** Sends a finished generation's results to its chat (or its placed inline message). */
 export const deliverStage: Stage = {
   name: "deliver",
+  queue: deliverJob.queue,
   jobs: (deps) => {
     const { config, policy } = deps;
     const deliver = deliverJobHandler({

@@ -5,11 +5,12 @@ import { measureMediaFile } from "../../../platform/links/measure-file";
 import { pollIntervalMs } from "../../../platform/media-service/catalog";
 import type { Stage } from "../stage";
 import { dubSourcePreparer } from "./dub-source";
-import { submitJobHandler } from "./submit-step";
+import { submitJob, submitJobHandler } from "./submit-step";
 
 /** Sends a generation to the service (a long dub kept, measured and cut into parts first). */
 export const submitStage: Stage = {
   name: "submit",
+  queue: submitJob.queue,
   jobs: (deps, tools) => {
     const { config, logger, timing, policy } = deps;
     const prepareDub = dubSourcePreparer({

@@ -4,7 +4,7 @@ import type { Logger } from "../../../platform/lib/logger";
 import type { MediaClient } from "../../../platform/media-service/client";
 import { MediaServiceError } from "../../../platform/media-service/errors";
 import type { Metadata } from "../../../platform/media-service/schemas";
-import { type JobHandler, type JobKind, jobHandler } from "../../../platform/queue/job";
+import { type JobHandler, type JobKind, jobHandler, type QueueSpec } from "../../../platform/queue/job";
 import { logNotShown } from "../../../platform/telegram/telegram-error";
 import { TelegramFileRefused } from "../../../platform/telegram/telegram-files";
 import type { OrphanRecords } from "../orphans";
@@ -297,9 +297,12 @@ export async function giveUpSubmit(
   await giveUp(id, deps, error.message);
 }
 
+/** Submits wait out a service that asks for a pause all together (the limiter makes the pause shared). */
+export const submitQueue: QueueSpec = { name: "submit", concurrency: 4, limiter: "pausable" };
+
 /** The submit job: one per generation (its id is the job id), sent to the service. */
 export const submitJob: JobKind<z.infer<typeof generationJobData>> = {
-  queue: "submit",
+  queue: submitQueue,
   name: "submit",
   label: "submit",
   data: generationJobData,

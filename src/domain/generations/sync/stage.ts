@@ -3,11 +3,12 @@ import { measureMediaFile } from "../../../platform/links/measure-file";
 import { partPath } from "../../../platform/storage/stored-file";
 import type { Stage } from "../stage";
 import { partsJoiner } from "./join-parts";
-import { syncJobHandler } from "./sync-step";
+import { syncJob, syncJobHandler } from "./sync-step";
 
 /** Follows a task on the service (polls, webhook hints; a dub in parts part by part, then joined). */
 export const syncStage: Stage = {
   name: "sync",
+  queue: syncJob.queue,
   jobs: (deps, tools) => {
     const { config, generations, timing } = deps;
     const common = { generations, media: deps.media, clock: deps.clock, logger: deps.logger };

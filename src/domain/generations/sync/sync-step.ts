@@ -5,7 +5,7 @@ import { isDubbingLanguage, pollIntervalMs } from "../../../platform/media-servi
 import type { MediaClient } from "../../../platform/media-service/client";
 import { MediaServiceError } from "../../../platform/media-service/errors";
 import { classifyTask } from "../../../platform/media-service/task-status";
-import { type JobHandler, type JobKind, jobHandler } from "../../../platform/queue/job";
+import { type JobHandler, type JobKind, jobHandler, type QueueSpec } from "../../../platform/queue/job";
 import type { OrphanRecords } from "../orphans";
 import type { GenerationReads } from "../reads";
 import { mayStillComplete } from "../states";
@@ -156,9 +156,11 @@ const syncData = generationJobData.extend({
 });
 export type SyncJobData = z.infer<typeof syncData>;
 
+export const syncQueue: QueueSpec = { name: "sync", concurrency: 8 };
+
 /** The sync job: one per generation at a time (its id is the job id), polling the service until the task ends. */
 export const syncJob: JobKind<SyncJobData> = {
-  queue: "sync",
+  queue: syncQueue,
   name: "sync",
   label: "sync",
   data: syncData,
