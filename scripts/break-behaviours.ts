@@ -316,6 +316,58 @@ const breakages: Breakage[] = [
     replace,
     testFiles: ["test/sandbox/playground/playground.browser.test.ts"],
   })),
+  {
+    behaviour: "outages: an update that meets Telegram away is kept until it answers",
+    file: "src/bot/update-journal.ts",
+    find: "if (!telegramReturn || !isTelegramAway(err)) {",
+    replace: "if (!telegramReturn || !isTelegramAway(err) || telegramReturn) {",
+    testFiles: ["test/bot/bot-api-outage.e2e.test.ts"],
+  },
+  {
+    behaviour: "outages: a result waits for Telegram, its attempts unspent",
+    file: "src/domain/generations/deliver/deliver-step.ts",
+    find: '      if (!(await deps.link.answers())) return { kind: "away" };\n',
+    replace: "",
+    testFiles: ["test/bot/bot-api-outage.e2e.test.ts"],
+  },
+  {
+    behaviour: "outages: getUpdates tried every second however long it fails",
+    file: "src/bot/polling.ts",
+    find: "      retryInterval: retryEveryMs,\n",
+    replace: "",
+    testFiles: ["test/bot/polling-gap.unit.test.ts"],
+  },
+  {
+    behaviour: "outages: a submit cut by a crash is adopted within 30 s",
+    file: "src/runtime/settings.ts",
+    find: "adoptionGraceMs: 30_000,",
+    replace: "adoptionGraceMs: 120_000,",
+    testFiles: ["test/domain/generations/crash.e2e.test.ts"],
+  },
+  {
+    behaviour: "offers: a pasted link is read for what it points at",
+    file: "src/features/requests/offers-without-command.ts",
+    find: 'if (link.kind === "image")',
+    replace: 'if (link.kind === ("never" as string))',
+    testFiles: ["test/features/requests/sent-offers.e2e.test.ts"],
+  },
+  {
+    behaviour: "offers: a text the client split gets one answer",
+    file: "src/features/requests/offers-without-command.ts",
+    find: "if (head && date - head.date <= splitGapSeconds) return answerRest(ctx, head, text);",
+    replace: "if (head && date - head.date < -splitGapSeconds) return answerRest(ctx, head, text);",
+    testFiles: ["test/features/requests/sent-offers.e2e.test.ts"],
+  },
+  {
+    behaviour: "estimates: a dub in parts counts down at its own parts' pace",
+    file: "src/domain/generations/usual-durations.ts",
+    find: "return perMinute * minutesLeft - (now - lastDone) / 1000;",
+    replace: "return perMinute * minutesLeft * 3 - (now - lastDone) / 1000;",
+    testFiles: [
+      "test/features/requests/dub-estimate.e2e.test.ts",
+      "test/domain/generations/usual-durations.integration.test.ts",
+    ],
+  },
 ];
 
 const root = resolve(import.meta.dirname, "..");
