@@ -5,7 +5,14 @@ import { api } from "./api";
 /** The bot's answer to a button press, told on the same stream as the messages. */
 export type PressAnswer = Extract<FeedEvent, { type: "answer" }>;
 
-function upsert(list: MessageView[], view: MessageView): MessageView[] {
+type ChatEvent = Exclude<FeedEvent, { type: "answer" }>;
+
+const chatOf = (event: ChatEvent) => (event.type === "deleted" ? event.chatId : event.message.chatId);
+
+/** A chat's messages after one event of the stream. */
+function applied(list: MessageView[], event: ChatEvent): MessageView[] {
+  if (event.type === "deleted") return list.filter((m) => m.id !== event.id);
+  const view = event.message;
   const index = list.findIndex((m) => m.id === view.id);
   if (index === -1) return [...list, view].sort((a, b) => a.id - b.id);
   const next = [...list];
@@ -26,8 +33,22 @@ export function useChatFeed(openChatId: number | undefined, onAnswer: (answer: P
   const latest = useRef({ openChatId, onAnswer });
   latest.current = { openChatId, onAnswer };
 
-  const load = (chatId: number) =>
-    api.messages(chatId).then((list) => setByChat((all) => ({ ...all, [chatId]: list })));
+  // per chat, the stream's events that came while a load of it was on its way: the list it
+  // returns was read before them, so they are applied again over it (else a slow load would
+  // take back a message the stream had just shown)
+  const loading = useRef(new Map<number, Set<ChatEvent[]>>());
+  const load = async (chatId: number) => {
+    const came: ChatEvent[] = [];
+    const pending = loading.current.get(chatId) ?? new Set();
+    loading.current.set(chatId, pending.add(came));
+    try {
+      const list = await api.messages(chatId);
+      setByChat((all) => ({ ...all, [chatId]: came.reduce(applied, list) }));
+    } finally {
+      pending.delete(came);
+      if (pending.size === 0) loading.current.delete(chatId);
+    }
+  };
 
   useEffect(() => {
     if (openChatId !== undefined) void load(openChatId);
@@ -39,15 +60,9 @@ export function useChatFeed(openChatId: number | undefined, onAnswer: (answer: P
         latest.current.onAnswer(event);
         return;
       }
-      if (event.type === "deleted") {
-        setByChat((all) => ({
-          ...all,
-          [event.chatId]: (all[event.chatId] ?? []).filter((m) => m.id !== event.id),
-        }));
-        return;
-      }
-      const view = event.message;
-      setByChat((all) => ({ ...all, [view.chatId]: upsert(all[view.chatId] ?? [], view) }));
+      const chatId = chatOf(event);
+      for (const came of loading.current.get(chatId) ?? []) came.push(event);
+      setByChat((all) => ({ ...all, [chatId]: applied(all[chatId] ?? [], event) }));
     };
     const source = new EventSource("./api/events");
     source.addEventListener("ready", () => {

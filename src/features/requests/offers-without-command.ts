@@ -57,8 +57,12 @@ const telegramTextLimit = 4096;
  * text this long may be the first part of more.
  */
 export const splitPartLength = Math.floor(telegramTextLimit * 0.8);
-/** a part follows the one before it within this many seconds (by the messages' own dates) */
-const splitGapSeconds = 2;
+/**
+ * a part follows the one before it within this many seconds (by the messages' dates, when
+ * Telegram received them): a second apart on a good connection, several on a slow one, or on
+ * a busy machine running the playground
+ */
+const splitGapSeconds = 10;
 
 function joined(first: string, rest: string): string {
   return /\s$/.test(first) || /^\s/.test(rest) ? first + rest : `${first} ${rest}`;
