@@ -326,7 +326,7 @@ const breakages: Breakage[] = [
   {
     behaviour: "outages: a result waits for Telegram, its attempts unspent",
     file: "src/domain/generations/deliver/deliver-step.ts",
-    find: '      if (!(await deps.link.answers())) return { kind: "away" };\n',
+    find: '    if (isTelegramAway(err) && !(await deps.link.answers())) return { kind: "away" };\n',
     replace: "",
     testFiles: ["test/bot/bot-api-outage.e2e.test.ts"],
   },

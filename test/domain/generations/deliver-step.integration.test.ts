@@ -202,9 +202,13 @@ describe("the deliver step", () => {
   });
 
   test("the deliver job: on the deliver queue, its data checked; a flood pauses the queue for its wait, else done", async () => {
-    expect(deliverJob).toMatchObject({ queue: "deliver", name: "deliver", label: "deliver" });
+    expect(deliverJob).toMatchObject({
+      queue: { name: "deliver", limiter: "telegram-sends" },
+      name: "deliver",
+      label: "deliver",
+    });
     const handler = deliverJobHandler(deps());
-    expect(handler).toMatchObject({ queue: "deliver", name: "deliver", label: "deliver" });
+    expect(handler).toMatchObject({ queue: { name: "deliver" }, name: "deliver", label: "deliver" });
     const user = await startedUser();
     const flooded = await completed(user);
     tg.failNext("sendPhoto", { code: 429, description: "Too Many Requests: retry after 42", retryAfter: 42 });

@@ -135,12 +135,10 @@ async function deliverOnce(id: string, given: DeliverDeps, final: boolean): Prom
     }
     const hopeless = permanent(err);
     if (hopeless) return undeliverable(delivering, hopeless, deps);
-    if (isTelegramAway(err)) {
-      // Telegram away is waited out, however long: the result goes once it answers
-      if (!(await deps.link.answers())) return { kind: "away" };
-      // refused in passing while Telegram answers others, all through the attempts: the user must hear of it
-      if (final) return undeliverable(delivering, messageOf(err), deps, "warn");
-    }
+    // refused in passing while Telegram answers others, all through the attempts: the user must
+    // hear of it; Telegram away is waited out however long (deliverGeneration), the result kept
+    if (final && isTelegramAway(err) && (await deps.link.answers()))
+      return undeliverable(delivering, messageOf(err), deps, "warn");
     throw err;
   }
   await generations.recordDelivery(id, attempt, { state: "sent", messageIds: delivered.messageIds });
