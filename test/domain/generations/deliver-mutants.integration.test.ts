@@ -1,31 +1,14 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { Api } from "grammy";
-import pino from "pino";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import {
-  startTelegramStandIn,
-  type TelegramStandIn,
-  type TestUser,
-} from "../../../sandbox/playground/telegram";
-import { solidPng } from "../../../sandbox/playground/telegram/images";
-import type { Ledger } from "../../../src/domain/credits/ledger";
-import { type DeliverDeps, deliverGeneration } from "../../../src/domain/generations/deliver/deliver-step";
-import type { Generations } from "../../../src/domain/generations/service";
-import { createUsers, type Users } from "../../../src/domain/users/users";
+import { describe, expect, test } from "vitest";
+import type { TestUser } from "../../../sandbox/playground/telegram";
+import { deliverGeneration } from "../../../src/domain/generations/deliver/deliver-step";
 import { generations as generationsTable } from "../../../src/platform/db/schema";
 import { translate } from "../../../src/platform/i18n/i18n";
 import { languageFromCode } from "../../../src/platform/i18n/language";
-import { createMediaStore } from "../../../src/platform/storage/media-store";
 import { defaultPolicy } from "../../../src/runtime/settings";
 import { blockedUserIds } from "../../support/blocked-users";
-import { createTestDatabase, type TestDatabase } from "../../support/db";
-import { outputLinks } from "../../support/delivery-rig";
-import { type FileServer, startFileServer } from "../../support/file-server";
-import { linkedApi } from "../../support/linked-api";
-import { testGenerations } from "../../support/test-generations";
+import { deliverStepRig } from "../../support/deliver-step-rig";
 
 /**
  * The deliver step's outcomes that deliver-step.test.ts leaves unpinned, written
@@ -35,96 +18,18 @@ import { testGenerations } from "../../support/test-generations";
  * given up once.
  */
 describe("the deliver step: outcomes by failure", () => {
-  let database: TestDatabase;
-  let ledger: Ledger;
-  let generations: Generations;
-  let users: Users;
-  let tg: TelegramStandIn;
-  let files: FileServer;
-  let root: string;
-  let nextKey = 0;
-  const png = solidPng(32, 32);
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    ({ ledger, generations } = testGenerations(database.db));
-    users = createUsers(database.db, ledger, { welcomeCredits: 0 });
-    tg = await startTelegramStandIn({ rules: { flood: false } });
-    root = await mkdtemp(join(tmpdir(), "msb-deliver-mutants-"));
-    files = await startFileServer({ fallback: { body: png, type: "image/png" } });
-  });
-  afterAll(async () => {
-    await tg?.close();
-    await files?.close();
-    await rm(root, { recursive: true, force: true });
-    await database?.drop();
-  });
-  beforeEach(() => {
-    files.setOutage(undefined);
-  });
-
-  function deps(): DeliverDeps {
-    return {
-      ...linkedApi(tg),
-      store: createMediaStore(root),
-      t: (lang, key, vars) => translate(languageFromCode(lang), key, vars),
-      outputUrl: outputLinks("deliver-step-secret-0123456789abcdef"),
-      generations,
-      logger: pino({ level: "silent" }),
-      // as the worker wires it: the users store, on Postgres
-      markBlocked: async (userId) => {
-        await users.markBlocked(userId);
-      },
-      maxDeliveryAttempts: defaultPolicy.maxDeliveryAttempts,
-      retentionDays: 7,
-    };
-  }
-
-  /** A completed image generation of `user`, charged, waiting to be delivered. */
-  async function completed(user: TestUser, threadId?: number, statusMessageId?: number) {
-    const key = `deliver-${nextKey++}`;
-    await ledger.grant({ userId: user.id, amount: 100, key: `grant-${key}` });
-    const r = await generations.create({
-      key,
-      userId: user.id,
-      language: "en",
-      chat: {
-        chatId: user.chatId,
-        ...(threadId ? { threadId } : {}),
-        ...(statusMessageId ? { statusMessageId } : {}),
-      },
-      params: { operation: "image", prompt: "a fox", model: "nano-core-2", imageSize: "1:1", numImages: 1 },
-    });
-    if (!r.ok) throw new Error(`not created: ${r.reason}`);
-    const id = r.generation.id;
-    await generations.startSubmit(id);
-    await generations.accept(id, { taskId: `task-${key}` });
-    const done = await generations.complete(id, {
-      images: [`${files.base}/${key}.png`],
-      videos: [],
-      audios: [],
-    });
-    if (!done) throw new Error("not completed");
-    return { id, price: r.generation.price };
-  }
-
-  /** A user who started the bot: known to Telegram's stand-in, and a `users` row as the bot's update handling writes it. */
-  async function startedUser() {
-    const user = tg.user();
-    await user.send("/start");
-    await users.touch(user.info, user.chat);
-    return user;
-  }
+  const rig = deliverStepRig("deliver-mutants");
+  const { deps, completed, startedUser } = rig;
 
   const t = (key: string, vars?: Record<string, string | number>) =>
     translate(languageFromCode("en"), key, vars);
   const sentTo = (user: TestUser, method: string) =>
-    tg.callsOf(method).filter((c) => Number(c.params.chat_id) === user.chatId);
+    rig.tg.callsOf(method).filter((c) => Number(c.params.chat_id) === user.chatId);
 
   async function failedGeneration(user: TestUser) {
-    const key = `deliver-${nextKey++}`;
-    await ledger.grant({ userId: user.id, amount: 100, key: `grant-${key}` });
-    const r = await generations.create({
+    const key = rig.nextKey();
+    await rig.ledger.grant({ userId: user.id, amount: 100, key: `grant-${key}` });
+    const r = await rig.generations.create({
       key,
       userId: user.id,
       language: "en",
@@ -132,31 +37,31 @@ describe("the deliver step: outcomes by failure", () => {
       params: { operation: "image", prompt: "a fox", model: "nano-core-2", imageSize: "1:1", numImages: 1 },
     });
     if (!r.ok) throw new Error("not created");
-    await generations.startSubmit(r.generation.id);
-    await generations.fail(r.generation.id, { reason: "task_failed" });
+    await rig.generations.startSubmit(r.generation.id);
+    await rig.generations.fail(r.generation.id, { reason: "task_failed" });
     return r.generation.id;
   }
 
   test("a result Telegram refuses for good is refunded at the first attempt and the user told", async () => {
     const user = await startedUser();
     const { id, price } = await completed(user);
-    tg.failNext("sendPhoto", { code: 400, description: "Bad Request: PHOTO_INVALID_DIMENSIONS" });
+    rig.tg.failNext("sendPhoto", { code: 400, description: "Bad Request: PHOTO_INVALID_DIMENSIONS" });
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "notified" });
-    const g = await generations.get(id);
+    const g = await rig.generations.get(id);
     expect(g).toMatchObject({ state: "failed", deliveryAttempts: 1, error: { reason: "undeliverable" } });
     expect(g?.notifiedAt).not.toBeNull();
-    expect(await ledger.account(user.id)).toEqual({ userId: user.id, available: 100, held: 0 });
+    expect(await rig.ledger.account(user.id)).toEqual({ userId: user.id, available: 100, held: 0 });
     expect(sentTo(user, "sendMessage").at(-1)?.params.text).toBe(t("gen-undeliverable", { price }));
-    expect((await users.get(user.id))?.blockedAt).toBeNull();
+    expect((await rig.users.get(user.id))?.blockedAt).toBeNull();
   });
 
   test("a result whose file is gone for good (404) is refunded at the first attempt", async () => {
     const user = await startedUser();
     const { id } = await completed(user);
-    files.setOutage(404);
+    rig.files.setOutage(404);
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "notified" });
-    expect(await generations.get(id)).toMatchObject({ state: "failed", deliveryAttempts: 1 });
-    expect(await ledger.account(user.id)).toEqual({ userId: user.id, available: 100, held: 0 });
+    expect(await rig.generations.get(id)).toMatchObject({ state: "failed", deliveryAttempts: 1 });
+    expect(await rig.ledger.account(user.id)).toEqual({ userId: user.id, available: 100, held: 0 });
   });
 
   test("a delivered result: the status ends as Done with its cost, and a second run sends nothing", async () => {
@@ -166,7 +71,7 @@ describe("the deliver step: outcomes by failure", () => {
     expect(outcome).toMatchObject({ kind: "delivered" });
     expect(sentTo(user, "sendPhoto")).toHaveLength(1);
     expect(sentTo(user, "sendMessage").at(-1)?.params.text).toBe(t("gen-done", { cost: price }));
-    const g = await generations.get(id);
+    const g = await rig.generations.get(id);
     expect(g).toMatchObject({ state: "delivered", deliveryAttempts: 1 });
     expect(g?.deliveredMessageIds).toHaveLength(1);
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "nothing-to-do" });
@@ -176,13 +81,13 @@ describe("the deliver step: outcomes by failure", () => {
   test("a chat that cannot be written to keeps the result and does not mark the user blocked", async () => {
     const user = await startedUser();
     const { id } = await completed(user);
-    tg.failNext("sendPhoto", { code: 400, description: "Bad Request: chat not found" });
+    rig.tg.failNext("sendPhoto", { code: 400, description: "Bad Request: chat not found" });
     expect(await deliverGeneration(id, deps())).toEqual({
       kind: "unreachable",
       reason: "Bad Request: chat not found",
     });
-    expect((await users.get(user.id))?.blockedAt).toBeNull();
-    expect(await generations.get(id)).toMatchObject({
+    expect((await rig.users.get(user.id))?.blockedAt).toBeNull();
+    expect(await rig.generations.get(id)).toMatchObject({
       state: "delivered",
       charged: expect.any(Number),
       deliveredMessageIds: [],
@@ -193,14 +98,14 @@ describe("the deliver step: outcomes by failure", () => {
   test("a passing failure keeps the forum topic and is retried, not refunded", async () => {
     const user = await startedUser();
     const { id } = await completed(user, 77);
-    tg.failNext("sendPhoto", { code: 500, description: "Internal Server Error" });
+    rig.tg.failNext("sendPhoto", { code: 500, description: "Internal Server Error" });
     await expect(deliverGeneration(id, deps())).rejects.toThrow();
-    expect(await generations.get(id)).toMatchObject({
+    expect(await rig.generations.get(id)).toMatchObject({
       state: "delivering",
       threadId: 77,
       deliveryAttempts: 1,
     });
-    const account = await ledger.account(user.id);
+    const account = await rig.ledger.account(user.id);
     expect(account.available).toBeLessThan(100);
   });
 
@@ -208,65 +113,65 @@ describe("the deliver step: outcomes by failure", () => {
     const user = await startedUser();
     const bystander = await startedUser();
     const id = await failedGeneration(user);
-    const before = await blockedUserIds(database.db);
-    tg.failNext("sendMessage", { code: 403, description: "Forbidden: bot was blocked by the user" });
+    const before = await blockedUserIds(rig.database.db);
+    rig.tg.failNext("sendMessage", { code: 403, description: "Forbidden: bot was blocked by the user" });
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "notified" });
     // marked in Postgres: this user, and nobody else
-    expect((await users.get(user.id))?.blockedAt).toBeInstanceOf(Date);
-    expect((await users.get(bystander.id))?.blockedAt).toBeNull();
-    expect(await blockedUserIds(database.db)).toEqual([...before, user.id].sort((a, b) => a - b));
-    expect((await generations.get(id))?.notifiedAt).not.toBeNull();
+    expect((await rig.users.get(user.id))?.blockedAt).toBeInstanceOf(Date);
+    expect((await rig.users.get(bystander.id))?.blockedAt).toBeNull();
+    expect(await blockedUserIds(rig.database.db)).toEqual([...before, user.id].sort((a, b) => a - b));
+    expect((await rig.generations.get(id))?.notifiedAt).not.toBeNull();
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "nothing-to-do" });
   });
 
   test("a failure notice Telegram refuses for good is given up without marking anyone blocked", async () => {
     const user = await startedUser();
     const id = await failedGeneration(user);
-    const before = await blockedUserIds(database.db);
-    tg.failNext("sendMessage", { code: 400, description: "Bad Request: can't parse entities" });
+    const before = await blockedUserIds(rig.database.db);
+    rig.tg.failNext("sendMessage", { code: 400, description: "Bad Request: can't parse entities" });
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "notified" });
-    expect((await users.get(user.id))?.blockedAt).toBeNull();
-    expect(await blockedUserIds(database.db)).toEqual(before);
-    expect((await generations.get(id))?.notifiedAt).not.toBeNull();
+    expect((await rig.users.get(user.id))?.blockedAt).toBeNull();
+    expect(await blockedUserIds(rig.database.db)).toEqual(before);
+    expect((await rig.generations.get(id))?.notifiedAt).not.toBeNull();
   });
 
   test("a failure notice that fails in passing is retried: not marked told", async () => {
     const user = await startedUser();
     const id = await failedGeneration(user);
-    tg.failNext("sendMessage", { code: 500, description: "Internal Server Error" });
+    rig.tg.failNext("sendMessage", { code: 500, description: "Internal Server Error" });
     await expect(deliverGeneration(id, deps())).rejects.toThrow();
-    expect((await generations.get(id))?.notifiedAt).toBeNull();
+    expect((await rig.generations.get(id))?.notifiedAt).toBeNull();
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "notified" });
     expect(sentTo(user, "sendMessage").at(-1)?.params.text).toBe(
-      t("gen-failed", { price: (await generations.get(id))?.price ?? 0 }),
+      t("gen-failed", { price: (await rig.generations.get(id))?.price ?? 0 }),
     );
   });
 
   test("a reply target that is gone for good is refunded at the first attempt", async () => {
     const user = await startedUser();
     const { id } = await completed(user);
-    tg.failNext("sendPhoto", { code: 400, description: "Bad Request: message to be replied not found" });
+    rig.tg.failNext("sendPhoto", { code: 400, description: "Bad Request: message to be replied not found" });
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "notified" });
-    expect(await generations.get(id)).toMatchObject({ state: "failed", deliveryAttempts: 1 });
-    expect(await ledger.account(user.id)).toEqual({ userId: user.id, available: 100, held: 0 });
+    expect(await rig.generations.get(id)).toMatchObject({ state: "failed", deliveryAttempts: 1 });
+    expect(await rig.ledger.account(user.id)).toEqual({ userId: user.id, available: 100, held: 0 });
   });
 
   test("a download that fails in passing is thrown as itself, for the retry and the log", async () => {
     const user = await startedUser();
     const { id } = await completed(user);
-    files.setOutage(500);
+    rig.files.setOutage(500);
     await expect(deliverGeneration(id, deps())).rejects.toThrow(/output download answered 500/);
   });
 
   test("a result out of attempts is refunded with the reason given up after N attempts", async () => {
     const user = await startedUser();
     const { id } = await completed(user);
-    await database.db
+    await rig.database.db
       .update(generationsTable)
       .set({ deliveryAttempts: defaultPolicy.maxDeliveryAttempts })
       .where(eq(generationsTable.id, id));
     expect(await deliverGeneration(id, deps())).toEqual({ kind: "notified" });
-    expect(await generations.get(id)).toMatchObject({
+    expect(await rig.generations.get(id)).toMatchObject({
       state: "failed",
       error: {
         reason: "undeliverable",
@@ -278,7 +183,7 @@ describe("the deliver step: outcomes by failure", () => {
   test("a group that became a supergroup is refunded at the first attempt (the old chat id is dead)", async () => {
     const user = await startedUser();
     const { id } = await completed(user);
-    const api = new Api(tg.token, { apiRoot: tg.apiRoot });
+    const api = new Api(rig.tg.token, { apiRoot: rig.tg.apiRoot });
     const d = { ...deps(), api };
     // the stand-in's failNext cannot carry migrate_to_chat_id: Telegram's answer is given here
     api.config.use((prev, method, payload, signal) =>
@@ -292,8 +197,8 @@ describe("the deliver step: outcomes by failure", () => {
         : prev(method, payload, signal),
     );
     expect(await deliverGeneration(id, d)).toEqual({ kind: "notified" });
-    expect(await generations.get(id)).toMatchObject({ state: "failed", deliveryAttempts: 1 });
-    expect(await ledger.account(user.id)).toEqual({ userId: user.id, available: 100, held: 0 });
+    expect(await rig.generations.get(id)).toMatchObject({ state: "failed", deliveryAttempts: 1 });
+    expect(await rig.ledger.account(user.id)).toEqual({ userId: user.id, available: 100, held: 0 });
   });
 
   test("an unknown generation is nothing to do", async () => {
