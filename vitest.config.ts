@@ -66,9 +66,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     maxWorkers: 2,
+    // Postgres and Redis found, or started for the run where none answers (test-services.ts);
     // dist/ (the bundle and the playground page) is built once, before any file runs:
     // files that start the built bot or serve the page never see it half written
-    globalSetup: ["test/support/build-once.ts"],
+    globalSetup: ["test/support/test-services.ts", "test/support/build-once.ts"],
     // every run in its own order: files and the tests in them, from a seed vitest prints
     // (TEST_SEED, or --sequence.seed, repeats an order)
     sequence: {

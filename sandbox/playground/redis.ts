@@ -28,7 +28,7 @@ export class RedisUnavailableError extends Error {
 }
 
 /** Sends PING and resolves true on +PONG (or an auth demand: something Redis-like answers). */
-function answersPing(host: string, port: number, timeoutMs = 700): Promise<boolean> {
+export function answersPing(host: string, port: number, timeoutMs = 700): Promise<boolean> {
   return new Promise((done) => {
     const socket = new Socket();
     const finish = (ok: boolean) => {
@@ -69,10 +69,24 @@ export async function providePlaygroundRedis(
   if (!onPath("redis-server")) throw new RedisUnavailableError();
   const dir = resolve(dataDir, "redis");
   mkdirSync(dir, { recursive: true });
-  const port = await freePort();
+  return { ...(await startRedisServer(dir, { persist: true })), source: "child" };
+}
+
+/**
+ * A `redis-server` child on 127.0.0.1 (`redis-server` must be on PATH), with its files in
+ * `dir`: its data kept there only with `persist`. At `port`, or a free one.
+ */
+export async function startRedisServer(
+  dir: string,
+  options: { persist: boolean; port?: number },
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = options.port ?? (await freePort());
   const child: ChildProcess = spawn(
     "redis-server",
-    ["--bind", "127.0.0.1", "--port", String(port), "--dir", dir, "--appendonly", "yes", "--save", ""],
+    [
+      ...["--bind", "127.0.0.1", "--port", String(port), "--dir", dir, "--save", ""],
+      ...["--appendonly", options.persist ? "yes" : "no"],
+    ],
     { stdio: "ignore" },
   );
   const exited = new Promise<void>((done) => child.once("exit", () => done()));
@@ -86,7 +100,6 @@ export async function providePlaygroundRedis(
   }
   return {
     url: `redis://127.0.0.1:${port}`,
-    source: "child",
     stop: async () => {
       if (child.exitCode === null) child.kill("SIGTERM");
       await exited;

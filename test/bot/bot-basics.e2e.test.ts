@@ -22,6 +22,7 @@ import { users as usersTable } from "../../src/platform/db/schema";
 import { createLogger } from "../../src/platform/lib/logger";
 import { createTestDatabase, type TestDatabase } from "../support/db";
 import { plain } from "../support/messages";
+import { redisUrl } from "../support/test-services";
 
 const WELCOME = 20;
 const RATE_LIMIT = 8;
@@ -65,7 +66,7 @@ type WorldDeps = BotDeps & { ledger: Ledger };
 
 async function createWorld(name: string) {
   const database = await createTestDatabase();
-  const redis = new Redis("redis://127.0.0.1:6379", { maxRetriesPerRequest: 1 });
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   const prefix = `msb-test-bot-basics-${runId}-${name}`;
   const config = loadConfig({ SANDBOX: "1", REDIS_PREFIX: prefix, WELCOME_CREDITS: String(WELCOME) });
   const logLines: Array<Record<string, unknown>> = [];

@@ -19,6 +19,7 @@ import { kvStore, processedUpdates } from "../../src/platform/db/schema";
 import { createLogger } from "../../src/platform/lib/logger";
 import { testBotInfo } from "../support/bot-info";
 import { createTestDatabase, type TestDatabase } from "../support/db";
+import { redisUrl } from "../support/test-services";
 
 /**
  * The middleware chain of createBot against real Postgres and Redis, with a
@@ -136,7 +137,7 @@ function textUpdate(
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  redis = new Redis("redis://127.0.0.1:6379", { maxRetriesPerRequest: 1 });
+  redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   const config = loadConfig({ SANDBOX: "1", REDIS_PREFIX: prefix });
   const logger = createLogger(
     "info",

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { startTelegramStandIn, type TelegramStandIn } from "../../sandbox/playground/telegram";
 import { freePort } from "../support/harness";
+import { redisUrl } from "../support/test-services";
 
 /**
  * The README's first command: sandbox mode with nothing configured but a bot
@@ -87,7 +88,7 @@ describe("npm run sandbox", () => {
           DATA_DIR: dir,
           PORT: String(port),
           HOST: "127.0.0.1",
-          REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+          REDIS_URL: redisUrl,
           REDIS_PREFIX: `msb-sandbox-${randomBytes(4).toString("hex")}`,
         },
         stdio: ["ignore", "pipe", "pipe"],

@@ -8,6 +8,7 @@ export type PlaygroundOptions = NonNullable<Parameters<typeof startPlayground>[1
 
 import { solidPng } from "../../sandbox/playground/telegram/images";
 import { freePort } from "./harness";
+import { redisUrl } from "./test-services";
 
 /** Debian's Chromium as root on a build machine: no sandbox, no GPU, nothing fetched in the background. */
 export async function openChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
@@ -45,7 +46,7 @@ export async function startBrowserPlayground(name: string, options: PlaygroundOp
       DATA_DIR: dataDir,
       PORT: String(await freePort()),
       HOST: "127.0.0.1",
-      REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+      REDIS_URL: redisUrl,
       REDIS_PREFIX: `msb-${name}-${process.pid}-${Date.now()}`,
       LOG_LEVEL: "warn",
     },

@@ -2,9 +2,10 @@ import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { type DatabaseHandle, openDatabase } from "../../src/platform/db/client";
 import { migrateDatabase } from "../../src/platform/db/migrate";
+import { defaultDatabaseUrl } from "./test-services";
 
 /** The server tests run against; each test file gets a database of its own on it. */
-export const testServerUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+export const testServerUrl = process.env.TEST_DATABASE_URL ?? defaultDatabaseUrl;
 
 export interface TestDatabase extends DatabaseHandle {
   name: string;

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
@@ -26,33 +25,10 @@ import {
 } from "../../src/runtime/runtime";
 import { createTestDatabase, type TestDatabase } from "./db";
 
-export const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+import { freePort } from "./free-port";
+import { redisUrl } from "./test-services";
 
-/** Ports below Linux's ephemeral range (32768-60999), so no outgoing connection takes one between the check and the bind. */
-const reservedPorts = { from: 20_000, to: 32_000 };
-
-function bindable(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.once("error", () => resolve(false));
-    s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
-  });
-}
-
-/**
- * A port for a server a test starts later (often in another process). Picked
- * from outside the ephemeral range: a port from listen(0) is one the kernel also
- * hands to outgoing connections, and a Postgres or Redis client of a parallel
- * test file could hold it by the time the server binds (EADDRINUSE).
- */
-export async function freePort(): Promise<number> {
-  const span = reservedPorts.to - reservedPorts.from;
-  for (let tries = 0; tries < 100; tries++) {
-    const port = reservedPorts.from + Math.floor(Math.random() * span);
-    if (await bindable(port)) return port;
-  }
-  throw new Error(`no free port in ${reservedPorts.from}-${reservedPorts.to}`);
-}
+export { freePort, redisUrl };
 
 /** A Bot API call that failed in passing is tried again at once in tests, not after a quarter second. */
 export const testTelegramRetry = { attempts: 6, firstDelayMs: 10, maxDelayMs: 80 };
