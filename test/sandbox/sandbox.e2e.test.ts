@@ -45,6 +45,8 @@ describe("npm run sandbox", () => {
         DATA_DIR: dataDir,
         PORT: String(port),
         HOST: "127.0.0.1",
+        // the tests' Redis, wherever npm test found or started it (sandbox mode embeds only the database)
+        REDIS_URL: redisUrl,
         REDIS_PREFIX: `msb-sandbox-${randomBytes(4).toString("hex")}`,
         LOG_LEVEL: "info",
       },
