@@ -61,7 +61,10 @@ describe("bans and grants on real Postgres", () => {
   });
 
   test("a ban racing many creates: each create either lands before the ban (and is cancelled) or is refused", async () => {
-    const u = await newUser();
+    // credits for all 20 at any price: only the ban may refuse one (100 ran out at 6 credits each
+    // whenever 17 creates beat the ban)
+    const credits = 10_000;
+    const u = await newUser(credits);
     const creates = Array.from({ length: 20 }, (_, i) => generations.create(request(u, `race-${u}-${i}`)));
     const ban = (async () => {
       await users.ban(u);
@@ -76,7 +79,7 @@ describe("bans and grants on real Postgres", () => {
     const rows = await generations.recent(u, 50);
     expect(rows).toHaveLength(created);
     expect(rows.every((g) => g.state === "cancelled")).toBe(true);
-    expect(await ledger.account(u)).toMatchObject({ available: 100, held: 0 });
+    expect(await ledger.account(u)).toMatchObject({ available: credits, held: 0 });
     expect(await ledger.audit({ userId: u })).toEqual([]);
   });
 
