@@ -20,7 +20,7 @@ const longFiles = [
   "test/features/requests/conversations.e2e.test.ts",
   "test/domain/generations/dub-parts-crash.e2e.test.ts",
   "test/domain/generations/dub-parts.e2e.test.ts",
-  "test/domain/generations/dub-margin.e2e.test.ts",
+  "test/domain/generations/long-dubs.e2e.test.ts",
   "test/platform/ffmpeg/dub-cuts.integration.test.ts",
   "test/features/miniapp/miniapp-api.integration.test.ts",
   "test/platform/storage/object-store.e2e.test.ts",

@@ -364,7 +364,7 @@ const breakages: Breakage[] = [
     find: "return perMinute * minutesLeft - (now - lastDone) / 1000;",
     replace: "return perMinute * minutesLeft * 3 - (now - lastDone) / 1000;",
     testFiles: [
-      "test/features/requests/dub-estimate.e2e.test.ts",
+      "test/domain/generations/long-dubs.e2e.test.ts",
       "test/domain/generations/usual-durations.integration.test.ts",
     ],
   },
