@@ -1,32 +1,18 @@
+import { existsSync, readFileSync } from "node:fs";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { defineConfig } from "vitest/config";
+import { z } from "zod";
 
 /**
- * Files that take ten seconds or more on a 2-core machine, and every browser test
- * (`*.browser.test.ts`). They start first, in the shuffled order, so that none of
- * them is the tail of the run.
+ * Each file's seconds on a 2-core machine (test/durations.json, from a run's
+ * test-results/durations.json: `npm run test:durations`). Files of ten seconds or
+ * more start first, the longest first, so that none of them is the tail of the run;
+ * the others follow in the seed's order. A file the record does not know is short.
  */
-const longFiles = [
-  "test/domain/credits/ledger.",
-  "test/project/build-start.e2e.test.ts",
-  "test/runtime/operations-process.e2e.test.ts",
-  "test/bot/bot-crash.e2e.test.ts",
-  "test/domain/generations/crash.e2e.test.ts",
-  "test/features/broadcasts/broadcast-crash.e2e.test.ts",
-  "test/features/payments/payments.e2e.test.ts",
-  "test/sandbox/sandbox.e2e.test.ts",
-  "test/runtime/operator-paths.e2e.test.ts",
-  "test/features/broadcasts/broadcast.e2e.test.ts",
-  "test/features/requests/conversations.e2e.test.ts",
-  "test/domain/generations/dub-parts-crash.e2e.test.ts",
-  "test/domain/generations/dub-parts.e2e.test.ts",
-  "test/domain/generations/long-dubs.e2e.test.ts",
-  "test/platform/ffmpeg/dub-cuts.integration.test.ts",
-  "test/features/miniapp/miniapp-api.integration.test.ts",
-  "test/platform/storage/object-store.e2e.test.ts",
-  "test/platform/storage/object-store-crash.e2e.test.ts",
-  "test/domain/generations/dub-parts-bucket.e2e.test.ts",
-];
+const recordedSeconds = existsSync("test/durations.json")
+  ? z.record(z.string(), z.number()).parse(JSON.parse(readFileSync("test/durations.json", "utf8")))
+  : {};
+const longSeconds = 10;
 
 /** Fisher-Yates on a seeded generator (mulberry32): the same seed, the same order. */
 function shuffled<T>(items: readonly T[], seed: number): T[] {
@@ -46,26 +32,43 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
   return out;
 }
 
-/** Files in the seed's order, the long ones first. */
+/** Files in the seed's order, the long ones first, longest first. */
 class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const { root, sequence } = this.ctx.config;
-    const isLong = (f: TestSpecification) => {
-      const path = f.moduleId.slice(root.length + 1);
-      return path.endsWith(".browser.test.ts") || longFiles.some((prefix) => path.startsWith(prefix));
-    };
+    const seconds = (f: TestSpecification) => recordedSeconds[f.moduleId.slice(root.length + 1)] ?? 0;
     const order = shuffled(files, sequence.seed ?? 0);
-    return [...order.filter(isLong), ...order.filter((f) => !isLong(f))];
+    const long = order.filter((f) => seconds(f) >= longSeconds).sort((a, b) => seconds(b) - seconds(a));
+    return [...long, ...order.filter((f) => seconds(f) < longSeconds)];
   }
 }
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    pool: "forks",
-    maxWorkers: 2,
+    // three files at once on two cores: many tests wait (on a clock, a browser, a child
+    // process) as much as they compute; measured on this 2-core machine, 2 workers 903 s,
+    // 3 workers 641 s, the same 1,403 tests passing
+    maxWorkers: 3,
+    projects: [
+      // pure logic, each file leaving nothing behind: one import of the code for many files
+      // (per-file isolation cost more than the tests themselves)
+      {
+        extends: true,
+        test: { name: "unit", include: ["test/**/*.unit.test.ts"], pool: "threads", isolate: false },
+      },
+      // each file in a process of its own: its runtime, its environment, its crash
+      {
+        extends: true,
+        test: {
+          name: "system",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/**/*.unit.test.ts"],
+          pool: "forks",
+        },
+      },
+    ],
     // Postgres and Redis found, or started for the run where none answers (test-services.ts);
     // dist/ (the bundle and the playground page) is built once, before any file runs:
     // files that start the built bot or serve the page never see it half written
@@ -77,6 +80,9 @@ export default defineConfig({
       sequencer: LongFilesFirst,
       ...(process.env.TEST_SEED ? { seed: Number(process.env.TEST_SEED) } : {}),
     },
-    reporters: process.env.CI ? ["default", ["json", { outputFile: "test-results.json" }]] : ["default"],
+    // on CI, the JSON report (the count) and each file's seconds (test-results/durations.json)
+    reporters: process.env.CI
+      ? ["default", ["json", { outputFile: "test-results.json" }], "./test/support/durations-reporter.ts"]
+      : ["default"],
   },
 });

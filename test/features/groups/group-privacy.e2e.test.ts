@@ -1,11 +1,20 @@
 import { eq } from "drizzle-orm";
 import type { Message } from "grammy/types";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { BotMessage, TestGroup, TestUser } from "../../../sandbox/playground/telegram";
 import { baseCommands, groupAdminCommands } from "../../../src/bot/commands";
 import { processedUpdates } from "../../../src/platform/db/schema";
+import { userRateKeyPrefix } from "../../../src/platform/lib/rate-window";
 import { menuCommands } from "../../../src/runtime/features";
-import { eventually, generationIn, type Harness, startedUser, startHarness } from "../../support/harness";
+import {
+  eventually,
+  generationIn,
+  type Harness,
+  redisUrl,
+  startedUser,
+  startHarness,
+} from "../../support/harness";
 import { confirmIn, placeOffer } from "../../support/inline";
 import { buttons, byData, hasData, plain, says } from "../../support/messages";
 
@@ -71,8 +80,18 @@ describe("what a group sees", () => {
     });
   }
 
-  /** The per-user rate limit (20 requests in 10 s, real time) would answer "too fast": the walk waits it out. */
-  const outOfTheRateWindow = () => new Promise((resolve) => setTimeout(resolve, 10_500));
+  /**
+   * The per-user rate limit (20 requests in 10 s, real time) would answer "too fast": the
+   * walk ends the members' windows, as 10 s of waiting would (their counts in Redis gone).
+   */
+  async function outOfTheRateWindow(...members: TestUser[]): Promise<void> {
+    const redis = new Redis(redisUrl);
+    try {
+      await redis.del(...members.map((m) => `${userRateKeyPrefix(h.config.redis.prefix)}${m.id}`));
+    } finally {
+      await redis.quit();
+    }
+  }
 
   /** A member writes in the group (in its topic, when there is one) and the bot has answered. */
   async function say(user: TestUser, group: TestGroup, text: string, threadId?: number): Promise<Message> {
@@ -103,7 +122,7 @@ describe("what a group sees", () => {
       await say(rich, group, `/${command}`, topic);
       if (conversations.has(command)) await say(rich, group, "/cancel", topic);
     }
-    await outOfTheRateWindow();
+    await outOfTheRateWindow(rich, poor);
     // the member with the private chat gets their details there
     const privately = rich.messages().map((m) => plain(m.text));
     expect(privately.some((text) => /8,?019/.test(text) && text.includes("Latest movements"))).toBe(true);
@@ -139,7 +158,7 @@ describe("what a group sees", () => {
     await settled();
     await say(rich, group, "/cancel", topic);
 
-    await outOfTheRateWindow();
+    await outOfTheRateWindow(rich, poor);
     // a member short of credits, whom the bot cannot write to privately
     await say(poor, group, "/start", topic);
     await h.runtime.ledger.adjust({ userId: poor.id, amount: -WELCOME, key: `privacy-empty-${poor.id}` });
