@@ -154,13 +154,16 @@ export async function deliverOutputs(
   const chatId = g.chatId;
   const action =
     g.operation === "video" ? "upload_video" : g.operation === "dub" ? "upload_voice" : "upload_photo";
-  // "sending a photo…" while the copy and the upload run, never waited for: a 429 on it waits
-  // in the auto-retry (up to half a minute), and the result sent meanwhile must be recorded
-  // delivered at once; a lost chat action is no reason to fail
-  void deps.api
+  // "sending a photo…" while the copy and the upload run: it never holds them up (a 429 on it
+  // would wait in the auto-retry), and a lost chat action is no reason to fail
+  const showing = deps.api
     .sendChatAction(chatId, action, g.threadId ? { message_thread_id: g.threadId } : {})
     .catch(() => undefined);
-  return await sendFiles(g, deps, chatId, limits, await copied);
+  try {
+    return await sendFiles(g, deps, chatId, limits, await copied);
+  } finally {
+    await showing;
+  }
 }
 
 /**
