@@ -47,6 +47,9 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // a poll waits as long as the harness's waits (vitest's 1 s default: a page's answer that
+    // came 1.2 s later on a loaded machine, an edit waiting its chat's turn, failed the test)
+    expect: { poll: { timeout: 20_000 } },
     // two files at once, one per core. Measured on this 2-core machine: 2 workers 903 s,
     // 3 workers 641 s and 666 s, 4 workers 660 s; but beside a third and a fourth file, tests
     // that wait on real time failed in fresh-clone runs (the Mini App's dub recorded late in 2
