@@ -19,6 +19,7 @@ export const adminCommands = [
   "refund",
   "ban",
   "unban",
+  "promo",
   "broadcast",
   "broadcast_cancel",
 ] as const;

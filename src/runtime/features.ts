@@ -13,6 +13,7 @@ import { inline } from "../features/inline";
 import { miniApp } from "../features/miniapp";
 import { payments } from "../features/payments";
 import { preferences } from "../features/preferences";
+import { promo } from "../features/promo";
 import { referrals } from "../features/referrals";
 import { requests } from "../features/requests";
 import type { LinkProbeOptions } from "../platform/links/link-duration";
@@ -41,6 +42,7 @@ export const features: readonly Feature<FeatureDeps, WorkerFeatureDeps>[] = [
   inline,
   preferences,
   referrals,
+  promo,
   payments,
   admin,
   miniApp,

@@ -1,7 +1,7 @@
 import { Bot } from "grammy";
 import type { Chat, Update } from "grammy/types";
 import { describe, expect, test } from "vitest";
-import { withDetectedCommands } from "../../sandbox/playground/telegram/formatting";
+import { withDetectedEntities } from "../../sandbox/playground/telegram/formatting";
 import { commandMenus, type MenuSource } from "../../src/bot/commands";
 import type { BotContext } from "../../src/bot/context";
 import { helpFeature } from "../../src/bot/features/help";
@@ -82,7 +82,7 @@ describe("/help is the chat's own menu, tappable, with limits, prices, inline mo
   test("each command is a /command Telegram makes tappable", async () => {
     for (const language of ["en", "fa"]) {
       const text = await help({ id: 1, language });
-      const found = withDetectedCommands({ text, entities: [] }).entities.map((e) =>
+      const found = withDetectedEntities({ text, entities: [] }).entities.map((e) =>
         text.slice(e.offset, e.offset + e.length),
       );
       for (const c of menu("all_private_chats", language === "en" ? undefined : language))

@@ -371,21 +371,28 @@ export function trimFormatted(formatted: Formatted): Formatted {
 const wordLike = /[\p{L}\p{N}_/<>]/u;
 
 /**
- * The bot commands Telegram finds in a text and marks as `bot_command`
- * entities, so clients make them tappable: a "/" not right after a letter,
- * digit, "_", "/", "<" or ">", then 1 to 64 Latin letters, digits or "_" (and
- * an optional @username), not followed by another such character. Unicode
- * isolation marks around a command (a right-to-left text's) do not hide it.
- * Where the given entities already cover it, nothing is added.
+ * The bot commands and links Telegram finds in a text and marks as entities,
+ * so clients make them tappable. A command (`bot_command`): a "/" not right
+ * after a letter, digit, "_", "/", "<" or ">", then 1 to 64 Latin letters,
+ * digits or "_" (and an optional @username), not followed by another such
+ * character; Unicode isolation marks around it (a right-to-left text's) do not
+ * hide it. A link (`url`): http:// or https:// up to the next space, without a
+ * closing punctuation mark. Where the given entities already cover one, nothing is added.
  */
-export function withDetectedCommands(formatted: Formatted): Formatted {
+export function withDetectedEntities(formatted: Formatted): Formatted {
   const found: MessageEntity[] = [];
+  const covered = (start: number, end: number) =>
+    [...formatted.entities, ...found].some((e) => e.offset < end && start < e.offset + e.length);
+  for (const m of formatted.text.matchAll(/https?:\/\/[^\s\u2068\u2069]+/g)) {
+    const link = m[0].replace(/[.,;:!?)»"']+$/, "");
+    if (!covered(m.index, m.index + link.length))
+      found.push({ type: "url", offset: m.index, length: link.length });
+  }
   for (const m of formatted.text.matchAll(/\/[a-zA-Z0-9_]{1,64}(?:@[a-zA-Z0-9_]{3,32})?/g)) {
     const before = m.index > 0 ? formatted.text[m.index - 1]! : " ";
     const after = formatted.text[m.index + m[0].length] ?? " ";
     if (wordLike.test(before) || wordLike.test(after) || after === "@") continue;
-    const end = m.index + m[0].length;
-    if (formatted.entities.some((e) => e.offset < end && m.index < e.offset + e.length)) continue;
+    if (covered(m.index, m.index + m[0].length)) continue;
     found.push({ type: "bot_command", offset: m.index, length: m[0].length });
   }
   if (found.length === 0) return formatted;

@@ -23,6 +23,36 @@ function CommandLink({ command, children }: { command: string; children: Compone
   );
 }
 
+/** A bot's start link (`https://t.me/<bot>?start=<payload>`): its payload, which Telegram's clients send as `/start <payload>`. */
+function startPayloadOf(href: string): string | undefined {
+  const m = /^https?:\/\/t\.me\/[A-Za-z0-9_]{3,32}\?start=([A-Za-z0-9_-]{1,64})$/.exec(href);
+  return m?.[1];
+}
+
+/** A link; a bot's start link, tapped, sends `/start <payload>` in this chat, as Telegram's clients do. */
+function Link({ href, children }: { href: string; children: ComponentChildren }) {
+  const tap = useContext(CommandTap);
+  const payload = startPayloadOf(href);
+  if (!tap || payload === undefined)
+    return (
+      <a href={href} target="_blank" rel="noreferrer">
+        {children}
+      </a>
+    );
+  return (
+    <a
+      href={href}
+      data-testid="start-link"
+      onClick={(e) => {
+        e.preventDefault();
+        tap(`/start ${payload}`);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
 /** Text with Telegram's entities as markup; offsets are UTF-16 units, as in JS strings. */
 export function FormattedText({ text, entities }: { text: string; entities?: MessageEntity[] | undefined }) {
   const sorted = [...(entities ?? [])].sort((a, b) => a.offset - b.offset || b.length - a.length);
@@ -87,17 +117,9 @@ function wrap(entity: MessageEntity, raw: string, children: ComponentChildren[])
     case "expandable_blockquote":
       return <blockquote>{children}</blockquote>;
     case "text_link":
-      return (
-        <a href={entity.url} target="_blank" rel="noreferrer">
-          {children}
-        </a>
-      );
+      return <Link href={entity.url ?? ""}>{children}</Link>;
     case "url":
-      return (
-        <a href={/^https?:/i.test(raw) ? raw : `https://${raw}`} target="_blank" rel="noreferrer">
-          {children}
-        </a>
-      );
+      return <Link href={/^https?:/i.test(raw) ? raw : `https://${raw}`}>{children}</Link>;
     case "bot_command":
       return <CommandLink command={raw}>{children}</CommandLink>;
     default:

@@ -1,3 +1,6 @@
 /** The ledger keys of a Stars purchase and of its refund, by Telegram's charge id. */
 export const purchaseKey = (chargeId: string) => `purchase-${chargeId}`;
 export const purchaseRefundKey = (chargeId: string) => `purchase-refund-${chargeId}`;
+/** The ledger key of one user's redemption of one promo code: unique, so a code counts once per user. */
+export const promoKeyPrefix = "promo:";
+export const promoGrantKey = (code: string, userId: number) => `${promoKeyPrefix}${code}:${userId}`;

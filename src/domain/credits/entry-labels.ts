@@ -3,6 +3,7 @@ export const entryLabels = [
   "welcome",
   "grant",
   "referral-bonus",
+  "promo",
   "purchase",
   "hold",
   "charge",

@@ -2,7 +2,7 @@ import { and, desc, eq, not, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client";
 import { preparedQuery } from "../../platform/db/prepared-statements";
 import { type EntryKind, generations, holds, ledgerEntries } from "../../platform/db/schema";
-import { purchaseRefundKey } from "./entry-keys";
+import { promoKeyPrefix, purchaseRefundKey } from "./entry-keys";
 import type { EntryLabel } from "./entry-labels";
 
 export interface EntryView {
@@ -38,7 +38,7 @@ const purchaseRefundPrefix = purchaseRefundKey("");
  * The entry as the user reads it. Holds and releases move credits between
  * available and reserved; a charge spends what was reserved (part of it may
  * come back); the rest change the available credits. Bonuses and purchase
- * refunds are told apart by their key (`referral-…`, `purchase-refund-…`).
+ * refunds are told apart by their key (`referral-…`, `promo:…`, `purchase-refund-…`).
  */
 export function describeEntry(e: EntryRow): EntryView {
   const view = (label: EntryLabel, amount: number, back = 0): EntryView => ({
@@ -52,6 +52,7 @@ export function describeEntry(e: EntryRow): EntryView {
     case "grant":
       if (e.key.startsWith("welcome:")) return view("welcome", e.deltaAvailable);
       if (e.key.startsWith("referral-")) return view("referral-bonus", e.deltaAvailable);
+      if (e.key.startsWith(promoKeyPrefix)) return view("promo", e.deltaAvailable);
       return view("grant", e.deltaAvailable);
     case "purchase":
       return view("purchase", e.deltaAvailable);

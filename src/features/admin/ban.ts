@@ -5,8 +5,8 @@ import { showStatus } from "../../domain/generations/status";
 import type { GenerationTransitions } from "../../domain/generations/transitions";
 import type { Users } from "../../domain/users/users";
 import { translateFor } from "../../platform/i18n/i18n";
+import { argumentsOf } from "../../platform/lib/command-words";
 import { classifyTelegramError } from "../../platform/telegram/telegram-error";
-import { argumentsOf } from "./admin-only";
 import { explainTarget, findTarget, type TargetLookup, userLabel } from "./target";
 
 export interface BanDeps {

@@ -1,14 +1,15 @@
 import type { Composer } from "grammy";
 import type { BotContext } from "../../bot/context";
+import { adminsOnly } from "../../bot/middleware/admins-only";
 import type { Ledger } from "../../domain/credits/ledger";
 import type { DeliveryRecords } from "../../domain/generations/delivery-records";
 import type { GenerationTransitions } from "../../domain/generations/transitions";
 import type { BelowCost } from "../../domain/pricing/cost-check";
 import type { Users } from "../../domain/users/users";
 import type { Database } from "../../platform/db/client";
+import { argumentsOf } from "../../platform/lib/command-words";
 import { messageOf } from "../../platform/lib/message-of";
 import type { PaymentStore } from "../payments";
-import { adminsOnly, argumentsOf } from "./admin-only";
 import { registerBan } from "./ban";
 import { registerGrant } from "./grant";
 import { grantStore } from "./grant-store";

@@ -1,8 +1,7 @@
 import type { Feature } from "../../bot/feature";
 import { type AdminFeatureDeps, adminFeature } from "./feature";
 
-/** The admin feature: /stats, /user, /grant, /refund, /ban (its composer), and the filter other admin-only features use. Code outside this folder imports it from here only. */
-export { adminsOnly } from "./admin-only";
+/** The admin feature: /stats, /user, /grant, /refund, /ban (its composer). Code outside this folder imports it from here only. */
 export { collectStats } from "./stats";
 
 export const admin: Feature<

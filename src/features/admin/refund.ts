@@ -3,9 +3,9 @@ import { z } from "zod";
 import type { BotContext } from "../../bot/context";
 import type { Users } from "../../domain/users/users";
 import { translateFor } from "../../platform/i18n/i18n";
+import { argumentsOf } from "../../platform/lib/command-words";
 import type { Payment, PaymentStore } from "../payments";
 import { refundNotice } from "../payments";
-import { argumentsOf } from "./admin-only";
 
 /** A telegram_payment_charge_id as an admin may paste it. */
 const chargeIdSchema = z.string().regex(/^[\w.:-]{1,255}$/);

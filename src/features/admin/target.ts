@@ -1,7 +1,7 @@
 import type { Message } from "grammy/types";
 import type { UserRecord, Users } from "../../domain/users/users";
 import type { Translate } from "../../platform/i18n/i18n";
-import { asciiDigits } from "./admin-only";
+import { asciiDigits } from "../../platform/lib/command-words";
 
 export type TargetLookup =
   | { ok: true; user: UserRecord }

@@ -330,6 +330,33 @@ export const referrals = pgTable(
   ],
 );
 
+/**
+ * Promo codes an admin made (/promo). Each redemption is the ledger's grant
+ * `promo:<code>:<user>` (one per user, by its unique key); `used` counts them,
+ * moved in the same transaction with this row locked, so it never passes `max_uses`.
+ */
+export const promoCodes = pgTable(
+  "promo_codes",
+  {
+    code: text("code").primaryKey(),
+    credits: integer("credits").notNull(),
+    maxUses: integer("max_uses").notNull(),
+    used: integer("used").notNull().default(0),
+    /** only users first seen after the code was made may redeem it */
+    newUsersOnly: boolean("new_users_only").notNull().default(false),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    createdBy: tgId("created_by").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("promo_codes_credits_positive", sql`${t.credits} > 0`),
+    check("promo_codes_uses_within_max", sql`${t.used} >= 0 and ${t.used} <= ${t.maxUses}`),
+  ],
+);
+
+export type PromoCode = typeof promoCodes.$inferSelect;
+
 export const broadcastStates = ["sending", "done", "cancelled"] as const;
 export type BroadcastState = (typeof broadcastStates)[number];
 

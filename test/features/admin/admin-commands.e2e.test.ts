@@ -505,7 +505,17 @@ describe("admin commands end to end", () => {
   }, 60_000);
 
   test("command menus: each admin's chat has the admin commands; the default and other scopes do not", async () => {
-    const adminOnly = ["stats", "user", "grant", "refund", "ban", "unban", "broadcast", "broadcast_cancel"];
+    const adminOnly = [
+      "stats",
+      "user",
+      "grant",
+      "refund",
+      "ban",
+      "unban",
+      "promo",
+      "broadcast",
+      "broadcast_cancel",
+    ];
     const calls = h.tg
       .callsOf("setMyCommands")
       .map((c) => c.params as { scope?: unknown; language_code?: string; commands?: unknown });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { commandMenus } from "../../../src/bot/commands";
-import { asciiDigits } from "../../../src/features/admin/admin-only";
 import { maxGrant, parseGrant } from "../../../src/features/admin/grant";
+import { asciiDigits } from "../../../src/platform/lib/command-words";
 
 const words = (s: string) => s.split(/\s+/).filter(Boolean);
 

@@ -98,6 +98,29 @@ describe("the playground: admin commands and how chats are drawn", () => {
     await shot(alex, "grant-received");
   });
 
+  test("/promo create by the admin gives a start link; tapped, it redeems the code once; another user redeems it by /redeem", async () => {
+    const admin = await openAs("Morgan");
+    await admin.type("/promo create PLAYPROMO 25 5");
+    const created = await admin.waitForBot("Promo code PLAYPROMO created");
+    const link = created.getByTestId("start-link");
+    await expect(link.getAttribute("href")).resolves.toMatch(/^https:\/\/t\.me\/\w+\?start=promo-PLAYPROMO$/);
+    await link.click();
+    // the tap sends /start with the link's payload, as Telegram's clients do
+    await expect
+      .poll(() => admin.page.locator('[data-testid="message"][data-side="out"]').last().textContent())
+      .toContain("/start promo-PLAYPROMO");
+    await admin.waitForBot(/Promo code PLAYPROMO redeemed: \+25 credits\./);
+    await shot(admin, "promo-link");
+    await link.click();
+    await admin.waitForBot("You have already redeemed PLAYPROMO");
+
+    const alex = await openAs("Alex");
+    await alex.type("/redeem playpromo");
+    await alex.waitForBot(/Promo code PLAYPROMO redeemed: \+25 credits\./);
+    await admin.type("/promo list");
+    await admin.waitForBot("PLAYPROMO: 25 credits each · redeemed 2 of 5 · 50 credits given · running");
+  });
+
   test("a 5,000-character message is sent as two messages within Telegram's limit, with no error banner", async () => {
     const chat = await openAs("Alex");
     await chat.page.getByRole("button", { name: "👥 General" }).click();

@@ -1,7 +1,7 @@
 import type { Message, MessageEntity } from "grammy/types";
 import { type ChatState, describeKeyboard, describeMessage, isGroupChat } from "../chats";
 import { badRequest } from "../errors";
-import { parseFormatted, trimFormatted, withDetectedCommands } from "../formatting";
+import { parseFormatted, trimFormatted, withDetectedEntities } from "../formatting";
 import type { Params } from "../params";
 import {
   entitiesSchema,
@@ -34,7 +34,7 @@ export function formattedText(w: World, p: Params): { text: string; entities?: M
   );
   if (formatted.text === "") throw badRequest("message text is empty");
   if (formatted.text.length > w.rules.maxTextLength) throw badRequest("message is too long");
-  const detected = withDetectedCommands(formatted);
+  const detected = withDetectedEntities(formatted);
   return detected.entities.length > 0 ? detected : { text: detected.text };
 }
 

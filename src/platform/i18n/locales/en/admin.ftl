@@ -37,6 +37,7 @@ stats-credits = 💳 Credits: granted { $granted } · sold { $sold } · adjusted
 stats-service = ⚙️ Service credits spent: { $spent } on completed tasks, plus { $orphanCredits } on { $orphanTasks } orphan tasks
 stats-margin = 📈 Margin: { $margin } credits ({ $percent }% of what was charged)
 stats-margin-note = Margin = credits charged for delivered work − refunds − service credits spent (completed tasks and orphans), counting one of our credits as one service credit. Granted or sold credits not yet spent are not in it.
+stats-promo-title = 🎟 Promo codes (the newest 10; /promo list):
 stats-below-cost-title = ⚠️ { $count ->
     [one] One price is
    *[other] { $count } prices are

@@ -8,6 +8,7 @@ credit-line = { $date } { $time } · { $what }
 credit-entry-welcome = +{ $amount } welcome credits
 credit-entry-grant = +{ $amount } granted
 credit-entry-referral-bonus = +{ $amount } invite bonus
+credit-entry-promo = +{ $amount } from a promo code
 credit-entry-purchase = +{ $amount } bought
 # $request: a credit-request text (which request the credits were for)
 credit-entry-hold = −{ $amount } reserved for { $request }

@@ -11,6 +11,7 @@ credit-line = ‏{ $date } { $time } · { $what }
 credit-entry-welcome = +{ $amount } اعتبار خوش‌آمد
 credit-entry-grant = +{ $amount } اعتبار هدیه
 credit-entry-referral-bonus = +{ $amount } پاداش دعوت
+credit-entry-promo = +{ $amount } از کد هدیه
 credit-entry-purchase = +{ $amount } خرید
 # $request: a credit-request text (which request the credits were for)
 credit-entry-hold = −{ $amount } رزرو برای { $request }
