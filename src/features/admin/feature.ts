@@ -10,6 +10,7 @@ import type { Database } from "../../platform/db/client";
 import { argumentsOf } from "../../platform/lib/command-words";
 import { messageOf } from "../../platform/lib/message-of";
 import type { PaymentStore } from "../payments";
+import { newestPromoCodes } from "../promo";
 import { registerBan } from "./ban";
 import { registerGrant } from "./grant";
 import { grantStore } from "./grant-store";
@@ -17,6 +18,9 @@ import { registerRefund } from "./refund";
 import { collectStats, formatStats } from "./stats";
 import { explainTarget, findTarget } from "./target";
 import { collectUserReport, formatUserReport } from "./user-report";
+
+/** How many promo codes /stats lists, the newest first (/promo list has more). */
+const promoCodesInStats = 10;
 
 export interface AdminFeatureDeps {
   db: Database;
@@ -42,7 +46,11 @@ export function adminFeature(deps: AdminFeatureDeps): Composer<BotContext> {
     await ctx
       .replyWithChatAction("typing")
       .catch((err: unknown) => ctx.logger.warn({ reason: messageOf(err) }, "could not show typing"));
-    await ctx.reply(formatStats(ctx.t, await collectStats(deps.db), deps.belowCost));
+    const [stats, promoCodes] = await Promise.all([
+      collectStats(deps.db),
+      newestPromoCodes(deps.db, promoCodesInStats),
+    ]);
+    await ctx.reply(formatStats(ctx.t, stats, deps.belowCost, promoCodes));
   });
 
   privately.command("user", async (ctx) => {

@@ -1,4 +1,4 @@
-import { desc, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { creditTotals } from "../../domain/credits/totals";
 import { billedByService } from "../../domain/generations/billed-by-service";
 import type { BelowCost } from "../../domain/pricing/cost-check";
@@ -9,15 +9,11 @@ import {
   generations,
   orphanTasks,
   type PromoCode,
-  promoCodes,
   users,
 } from "../../platform/db/schema";
 import type { Translate } from "../../platform/i18n/i18n";
 import { type Operation, operations } from "../../platform/media-service/catalog";
 import { promoLines } from "../promo";
-
-/** How many promo codes /stats lists, the newest first (/promo list has them too). */
-const promoLimit = 10;
 
 export const periods = ["today", "week", "all"] as const;
 export type Period = (typeof periods)[number];
@@ -49,8 +45,6 @@ export interface Stats {
   service: { spent: number; orphanCredits: number; orphanTasks: number };
   /** charged − refunded − service credits spent (see `stats-margin-note`) */
   margin: number;
-  /** the newest promo codes, each with its redemptions */
-  promoCodes: PromoCode[];
 }
 
 const n = (expr: ReturnType<typeof sql>) => sql<number>`coalesce(${expr}, 0)`.mapWith(Number);
@@ -91,7 +85,6 @@ export async function collectStats(db: Database): Promise<Stats> {
         .from(orphanTasks);
 
       const credits = await creditTotals(tx);
-      const promos = await tx.select().from(promoCodes).orderBy(desc(promoCodes.createdAt)).limit(promoLimit);
       const service = {
         spent: spent?.spent ?? 0,
         orphanCredits: orphans?.credits ?? 0,
@@ -111,7 +104,6 @@ export async function collectStats(db: Database): Promise<Stats> {
         credits,
         service,
         margin: credits.charged - credits.refunded - service.spent - service.orphanCredits,
-        promoCodes: promos,
       };
     },
     { isolationLevel: "repeatable read", accessMode: "read only" },
@@ -144,7 +136,13 @@ function belowCostSection(t: Translate, below: readonly BelowCost[]): string[] {
   return [`${t("stats-below-cost-title", { count: below.length })}\n${lines.join("\n")}`];
 }
 
-export function formatStats(t: Translate, s: Stats, belowCost: readonly BelowCost[]): string {
+/** /stats: the figures, the newest promo codes (`promoCodes`, each with its redemptions) and prices below cost. */
+export function formatStats(
+  t: Translate,
+  s: Stats,
+  belowCost: readonly BelowCost[],
+  promoCodes: readonly PromoCode[] = [],
+): string {
   const parts = [t("stats-title"), t("stats-users", { ...s.users })];
   for (const period of periods) {
     parts.push(
@@ -156,8 +154,7 @@ export function formatStats(t: Translate, s: Stats, belowCost: readonly BelowCos
   const percent = s.credits.charged > 0 ? Math.round((s.margin / s.credits.charged) * 100) : 0;
   parts.push(t("stats-margin", { margin: s.margin, percent }));
   parts.push(t("stats-margin-note"));
-  if (s.promoCodes.length > 0)
-    parts.push([t("stats-promo-title"), ...promoLines(t, s.promoCodes)].join("\n"));
+  if (promoCodes.length > 0) parts.push([t("stats-promo-title"), ...promoLines(t, promoCodes)].join("\n"));
   parts.push(...belowCostSection(t, belowCost));
   return parts.join("\n\n");
 }

@@ -105,9 +105,10 @@ export function promoFeature(deps: PromoFeatureDeps): Composer<BotContext> {
         ));
       }
       case "end": {
+        if (words.length !== 1) return void (await ctx.reply(ctx.t("promo-usage")));
         const code = promoCodeOf(words[0]);
         const ended = code ? await codes.end(code) : false;
-        const shown = code ?? (words[0] ?? "").toUpperCase().slice(0, 32);
+        const shown = code ?? words[0]!.toUpperCase().slice(0, 32);
         if (ended) ctx.logger.info({ code, admin: ctx.from.id }, "promo code ended");
         return void (await ctx.reply(ctx.t(ended ? "promo-ended-now" : "promo-not-found", { code: shown })));
       }

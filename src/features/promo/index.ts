@@ -3,6 +3,7 @@ import { type PromoFeatureDeps, promoCommands, promoFeature } from "./feature";
 
 /** Promo codes: /redeem, promo links (through /start), and the admins' /promo. Code outside this folder imports it from here only. */
 export { claimPromo, promoLines } from "./feature";
+export { newestPromoCodes } from "./store";
 
 export const promo: Feature<PromoFeatureDeps> = {
   name: "promo",

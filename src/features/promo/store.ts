@@ -16,6 +16,11 @@ export interface PromoDeps {
   ledger: Pick<Ledger, "grant" | "moved" | "account">;
 }
 
+/** The newest codes first (as many as one message holds), with their redemptions so far. */
+export function newestPromoCodes(db: Database, limit: number): Promise<PromoCode[]> {
+  return db.select().from(promoCodes).orderBy(desc(promoCodes.createdAt), promoCodes.code).limit(limit);
+}
+
 /** Promo codes: made and ended by admins, redeemed by users, each grant a ledger entry. */
 export function createPromoCodes({ db, ledger }: PromoDeps) {
   async function create(promo: NewPromo, createdBy: number): Promise<CreateOutcome> {
@@ -42,11 +47,6 @@ export function createPromoCodes({ db, ledger }: PromoDeps) {
       .where(and(eq(promoCodes.code, code), isNull(promoCodes.endedAt)))
       .returning({ code: promoCodes.code });
     return ended.length === 1;
-  }
-
-  /** The newest codes first (as many as one message holds), with their redemptions so far. */
-  async function list(limit = 30): Promise<PromoCode[]> {
-    return db.select().from(promoCodes).orderBy(desc(promoCodes.createdAt), promoCodes.code).limit(limit);
   }
 
   /**
@@ -95,7 +95,7 @@ export function createPromoCodes({ db, ledger }: PromoDeps) {
     });
   }
 
-  return { create, end, list, redeem };
+  return { create, end, list: (limit = 30) => newestPromoCodes(db, limit), redeem };
 }
 
 export type PromoCodes = ReturnType<typeof createPromoCodes>;

@@ -77,7 +77,6 @@ describe("prices against the service's cost", () => {
       credits: { granted: 20, sold: 0, adjusted: 0, held: 0, charged: 9, refunded: 0 },
       service: { spent: 10, orphanCredits: 0, orphanTasks: 0 },
       margin: -1,
-      promoCodes: [],
     };
     const below = [{ choice: "dub per minute", price: 9, cost: 10 }];
     for (const language of ["en", "fa"] as const) {

@@ -102,6 +102,7 @@ describe("promo codes end to end", () => {
 
     // the admin's mistakes are explained; nothing is made
     expect(await asks(admin, "/promo")).toBe(t("en", "promo-usage"));
+    expect(await asks(admin, "/promo end")).toBe(t("en", "promo-usage"));
     expect(await asks(admin, "/promo create x 5 10")).toBe(t("en", "promo-bad-code"));
     expect(await asks(admin, "/promo create GOODCODE 0 10")).toBe(
       t("en", "promo-bad-number", { maxCredits: 100_000, maxUses: 1_000_000 }),
