@@ -47,6 +47,9 @@ async function redeemAndTell(
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
+/** What the user typed, as the answer names it: the code itself, or the word in capitals when it cannot be one. */
+const shownCode = (typed: string) => promoCodeOf(typed) ?? typed.toUpperCase().slice(0, 32);
+
 function stateOf(t: Translate, p: PromoCode, now: Date): string {
   if (p.endedAt) return t("promo-state-ended");
   if (p.expiresAt && p.expiresAt <= now) return t("promo-state-expired");
@@ -77,9 +80,8 @@ export function promoFeature(deps: PromoFeatureDeps): Composer<BotContext> {
   feature.chatType("private").command("redeem", async (ctx) => {
     const [typed] = argumentsOf(ctx);
     if (typed === undefined) return void (await ctx.reply(ctx.t("promo-redeem-usage")));
-    const code = promoCodeOf(typed);
     await ctx.reply(
-      await redeemAndTell(deps, ctx, ctx.from.id, code, code ?? typed.toUpperCase().slice(0, 32), "command"),
+      await redeemAndTell(deps, ctx, ctx.from.id, promoCodeOf(typed), shownCode(typed), "command"),
     );
   });
 
@@ -108,7 +110,7 @@ export function promoFeature(deps: PromoFeatureDeps): Composer<BotContext> {
         if (words.length !== 1) return void (await ctx.reply(ctx.t("promo-usage")));
         const code = promoCodeOf(words[0]);
         const ended = code ? await codes.end(code) : false;
-        const shown = code ?? words[0]!.toUpperCase().slice(0, 32);
+        const shown = shownCode(words[0]!);
         if (ended) ctx.logger.info({ code, admin: ctx.from.id }, "promo code ended");
         return void (await ctx.reply(ctx.t(ended ? "promo-ended-now" : "promo-not-found", { code: shown })));
       }

@@ -41,6 +41,11 @@ describe("promo codes end to end", () => {
       t("en", "promo-taken", { code: "SPRING25" }),
     );
 
+    const grantedMetric = async () => {
+      const all = await h.runtime.metrics.registry.getSingleMetric("msb_credits_total")?.get();
+      return all?.values.find((v) => v.labels.movement === "granted")?.value ?? 0;
+    };
+    const grantedBefore = await grantedMetric();
     const first = await startedUser(h);
     expect(await asks(first, "/redeem spring25")).toBe(
       t("en", "promo-granted", { code: "SPRING25", credits: 50, available: welcome + 50 }),
@@ -54,6 +59,9 @@ describe("promo codes end to end", () => {
     const granted = t("fa", "promo-granted", { code: "SPRING25", credits: 50, available: welcome + 50 });
     await newcomer.waitFor((m) => m.text === granted, { after: sent });
     expect(await available(newcomer)).toBe(welcome + 50);
+
+    // the two redemptions count as granted credits in /metrics (the welcome credits too: 2 × 100)
+    expect((await grantedMetric()) - grantedBefore).toBe(2 * 50 + 2 * welcome);
 
     // its two uses are taken
     const late = await startedUser(h);
