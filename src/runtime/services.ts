@@ -13,7 +13,7 @@ import { knownCosts, pricesBelowCost } from "../domain/pricing/cost-check";
 import { createPrices, loadPriceTable } from "../domain/pricing/prices";
 import { createUsers } from "../domain/users/users";
 import { broadcastQueue, createBroadcastStore } from "../features/broadcasts";
-import { createPaymentStore, type PaymentStore } from "../features/payments";
+import { createPaymentStore, createPlanSubscriptions, type PaymentStore } from "../features/payments";
 import { referralHooks, referralNotifier } from "../features/referrals";
 import type { Config } from "../platform/config/config";
 import { type Database, openDatabase } from "../platform/db/client";
@@ -145,6 +145,8 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     broadcasts: { store: broadcasts, queue: broadcastQueue(queues, clock) },
     /** Stars payments and the credits they move (referral hooks are given here) */
     payments: countSales(referralBonus.withNotices(createPaymentStore(db, ledger, referralBonus)), metrics),
+    /** monthly plans: whose runs, until when, and whether it renews */
+    subscriptions: createPlanSubscriptions(db),
     /** the last ledger audit's result, for every process's /metrics */
     audits,
     store,

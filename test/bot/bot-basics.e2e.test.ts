@@ -16,6 +16,7 @@ import { telegramWebhookApp } from "../../src/bot/webhook";
 import { createLedger, type Ledger } from "../../src/domain/credits/ledger";
 import { createUsers } from "../../src/domain/users/users";
 import { balanceFeature, startFeature } from "../../src/features/account";
+import { createPlanSubscriptions } from "../../src/features/payments";
 import { cancelFeature } from "../../src/features/requests";
 import { loadConfig } from "../../src/platform/config/config";
 import { users as usersTable } from "../../src/platform/db/schema";
@@ -89,12 +90,15 @@ async function createWorld(name: string) {
     botFor: (tg: TelegramStandIn) =>
       createBot(tg.token, deps, {
         apiRoot: tg.apiRoot,
-        features: [startFeature(deps), balanceFeature(deps), cancelFeature({}), testFeatures()].map(
-          (composer) => ({
-            phase: "feature",
-            composer,
-          }),
-        ),
+        features: [
+          startFeature(deps),
+          balanceFeature({ ...deps, subscriptions: createPlanSubscriptions(deps.db) }),
+          cancelFeature({}),
+          testFeatures(),
+        ].map((composer) => ({
+          phase: "feature",
+          composer,
+        })),
         // as syncCommands(bot) below: no feature puts a command in the menu
         menuCommands: [],
         rateLimit: { limit: RATE_LIMIT, windowMs: 60 * 60 * 1000 },

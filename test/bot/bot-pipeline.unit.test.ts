@@ -13,6 +13,7 @@ import { createUpdateJournal } from "../../src/bot/update-journal";
 import { createLedger, type Ledger } from "../../src/domain/credits/ledger";
 import { createUsers } from "../../src/domain/users/users";
 import { balanceFeature, startFeature } from "../../src/features/account";
+import { createPlanSubscriptions } from "../../src/features/payments";
 import { cancelFeature } from "../../src/features/requests";
 import { loadConfig } from "../../src/platform/config/config";
 import { kvStore, processedUpdates } from "../../src/platform/db/schema";
@@ -98,7 +99,10 @@ function makeBot(options: { limit?: number; deps?: BotDeps & { ledger: Ledger } 
     botInfo,
     features: [
       startFeature(options.deps ?? deps),
-      balanceFeature(options.deps ?? deps),
+      balanceFeature({
+        ...(options.deps ?? deps),
+        subscriptions: createPlanSubscriptions((options.deps ?? deps).db),
+      }),
       cancelFeature({}),
       boom,
     ].map((composer) => ({ phase: "feature", composer })),

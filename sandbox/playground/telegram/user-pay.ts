@@ -15,7 +15,7 @@ export interface PayOptions {
   loseUpdate?: boolean;
 }
 
-type Priced = Pick<InvoiceState, "payload" | "currency" | "total">;
+type Priced = Pick<InvoiceState, "payload" | "currency" | "total"> & { subscriptionPeriod?: number };
 
 export async function pay(
   user: UserState,
@@ -73,6 +73,76 @@ async function payOnce(
     return { ok: false, reason: "declined", errorMessage: answered.error_message ?? "" };
   }
   const chargeId = `stxch${world.newQueryId()}`;
+  const now = Math.floor(world.clock.now() / 1000);
+  let recurring = {};
+  if (details.subscriptionPeriod !== undefined) {
+    const expires = now + details.subscriptionPeriod;
+    world.subscriptions.set(chargeId, {
+      id: chargeId,
+      userId: info.id,
+      payload: details.payload,
+      currency: details.currency,
+      amount: details.total,
+      period: details.subscriptionPeriod,
+      expires,
+      canceled: false,
+      chargeIds: [chargeId],
+    });
+    recurring = { subscription_expiration_date: expires, is_recurring: true, is_first_recurring: true };
+  }
+  return charge(user, chat, { ...details, chargeId, date: now, recurring }, options);
+}
+
+/**
+ * A period passes for this user's subscriptions: each one still renewing is
+ * charged again (a new charge id, its end a period later) and the bot gets a
+ * successful_payment with is_recurring, with no pre-checkout query, as
+ * Telegram renews; a cancelled one ends instead. `deliverTwice` and
+ * `loseUpdate` as for `pay`.
+ */
+export function renewSubscriptions(user: UserState, options: PayOptions): PaymentOutcome[] {
+  const { world, info } = user;
+  const outcomes: PaymentOutcome[] = [];
+  for (const subscription of world.subscriptions.values()) {
+    if (subscription.userId !== info.id) continue;
+    const now = Math.floor(world.clock.now() / 1000);
+    if (subscription.canceled) {
+      if (subscription.expires > now) {
+        subscription.expires = now;
+        world.chats.log(user.chat, `subscription ${subscription.id} ended: cancelled, not renewed`);
+      }
+      continue;
+    }
+    const chargeId = `stxch${world.newQueryId()}`;
+    // Telegram charges as the period ends: the renewal is dated then, though the test's clock did not move
+    const date = Math.max(subscription.expires, now);
+    subscription.expires = date + subscription.period;
+    subscription.chargeIds.push(chargeId);
+    world.chats.log(
+      user.chat,
+      `subscription ${subscription.id} renewed: ${subscription.amount} ${subscription.currency}`,
+    );
+    const recurring = { subscription_expiration_date: subscription.expires, is_recurring: true };
+    const details = {
+      payload: subscription.payload,
+      currency: subscription.currency,
+      total: subscription.amount,
+      subscriptionPeriod: subscription.period,
+    };
+    outcomes.push(charge(user, user.chat, { ...details, chargeId, date, recurring }, options));
+  }
+  return outcomes;
+}
+
+/** The Stars taken (a payment Telegram records) and the successful_payment the bot is told of. */
+function charge(
+  user: UserState,
+  chat: ChatState,
+  details: Priced & { chargeId: string; date: number; recurring: Record<string, unknown> },
+  options: PayOptions,
+): PaymentOutcome & { ok: true } {
+  const { world, info } = user;
+  const { chargeId } = details;
   world.payments.set(chargeId, {
     chargeId,
     userId: info.id,
@@ -80,7 +150,8 @@ async function payOnce(
     currency: details.currency,
     payload: details.payload,
     refunded: false,
-    date: Math.floor(world.clock.now() / 1000),
+    date: details.date,
+    ...(details.subscriptionPeriod ? { subscriptionPeriod: details.subscriptionPeriod } : {}),
   });
   const successful_payment = {
     currency: details.currency,
@@ -88,6 +159,7 @@ async function payOnce(
     invoice_payload: details.payload,
     telegram_payment_charge_id: chargeId,
     provider_payment_charge_id: "",
+    ...details.recurring,
   };
   if (options.loseUpdate) {
     const lost = world.chats.add(chat, { successful_payment }, info, false);

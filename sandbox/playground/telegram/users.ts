@@ -186,6 +186,15 @@ export class TestUser {
     return paying.pay(this.state, invoice, options);
   }
 
+  /**
+   * A subscription period passes: each of this user's Stars subscriptions
+   * still renewing is charged again and the bot gets the renewal's
+   * successful_payment (is_recurring); a cancelled one ends.
+   */
+  renewSubscriptions(options: paying.PayOptions = {}): paying.PaymentOutcome[] {
+    return paying.renewSubscriptions(this.state, options);
+  }
+
   /** The invoice a link stands for (title, description, price), as the payment form shows it. */
   invoiceLink(link: string): InvoiceLinkState | undefined {
     return paying.invoiceLink(this.state, link);

@@ -93,6 +93,23 @@ export interface PaymentState {
   /** unix seconds of the payment, and of its refund */
   date: number;
   refundedDate?: number;
+  /** a subscription's payment (its first or a renewal): the period, as getStarTransactions reports it */
+  subscriptionPeriod?: number;
+}
+
+/** A Stars subscription a user paid through a link with subscription_period, known by its first charge id. */
+export interface SubscriptionState {
+  id: string;
+  userId: number;
+  payload: string;
+  currency: string;
+  amount: number;
+  period: number;
+  /** unix seconds: the end of the period paid */
+  expires: number;
+  /** the bot (editUserStarSubscription) cancelled its extension */
+  canceled: boolean;
+  chargeIds: string[];
 }
 
 export interface Fault {
@@ -131,6 +148,8 @@ export interface InvoiceLinkState {
   payload: string;
   currency: string;
   total: number;
+  /** a subscription's link: paying it subscribes, charged again each period */
+  subscriptionPeriod?: number;
 }
 
 /** Everything the stand-in knows, shared by the HTTP methods and the test-side users. */
@@ -161,6 +180,8 @@ export class World {
   readonly invoices = new Map<string, InvoiceState>();
   /** invoice links by slug (`https://t.me/$<slug>`) */
   readonly invoiceLinks = new Map<string, InvoiceLinkState>();
+  /** Stars subscriptions by their first charge id */
+  readonly subscriptions = new Map<string, SubscriptionState>();
   readonly botUser: User;
   private readonly listeners = new Set<() => void>();
   private idCounter = 0;

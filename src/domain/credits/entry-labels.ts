@@ -5,6 +5,7 @@ export const entryLabels = [
   "referral-bonus",
   "promo",
   "purchase",
+  "plan",
   "hold",
   "charge",
   "charge-partial",

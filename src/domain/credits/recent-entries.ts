@@ -2,7 +2,7 @@ import { and, desc, eq, not, sql } from "drizzle-orm";
 import type { Database } from "../../platform/db/client";
 import { preparedQuery } from "../../platform/db/prepared-statements";
 import { type EntryKind, generations, holds, ledgerEntries } from "../../platform/db/schema";
-import { promoKeyPrefix, purchaseRefundKey } from "./entry-keys";
+import { planPeriodKey, promoKeyPrefix, purchaseRefundKey } from "./entry-keys";
 import type { EntryLabel } from "./entry-labels";
 
 export interface EntryView {
@@ -33,6 +33,7 @@ interface EntryRow {
 }
 
 const purchaseRefundPrefix = purchaseRefundKey("");
+const planPeriodPrefix = planPeriodKey("");
 
 /**
  * The entry as the user reads it. Holds and releases move credits between
@@ -55,7 +56,7 @@ export function describeEntry(e: EntryRow): EntryView {
       if (e.key.startsWith(promoKeyPrefix)) return view("promo", e.deltaAvailable);
       return view("grant", e.deltaAvailable);
     case "purchase":
-      return view("purchase", e.deltaAvailable);
+      return view(e.key.startsWith(planPeriodPrefix) ? "plan" : "purchase", e.deltaAvailable);
     case "hold":
       return view("hold", e.deltaHeld);
     case "charge": {

@@ -8,7 +8,7 @@ import type { Database } from "../../platform/db/client";
 import type { Translate } from "../../platform/i18n/i18n";
 import type { Language } from "../../platform/i18n/language";
 import { chatMoment } from "../../platform/i18n/moments";
-import { buyKeyboard } from "../payments";
+import { activePlanLine, buyKeyboard, type PlanSubscriptions } from "../payments";
 
 /** How many ledger entries /balance lists. */
 export const balanceEntries = 10;
@@ -16,15 +16,17 @@ export const balanceEntries = 10;
 export function balanceFeature(deps: {
   ledger: Pick<Ledger, "account">;
   db: Database;
+  subscriptions: Pick<PlanSubscriptions, "active">;
 }): Composer<BotContext> {
   const balanceFeature = new Composer<BotContext>();
 
   /** /balance: available and reserved credits, the latest movements, and where to buy more. */
   async function details(userId: number, t: Translate, language: Language): Promise<Details[]> {
     // sent together: one write to Postgres, one wait for both
-    const [account, entries] = await Promise.all([
+    const [account, entries, plan] = await Promise.all([
       deps.ledger.account(userId),
       recentEntries(deps.db, userId, balanceEntries),
+      deps.subscriptions.active(userId),
     ]);
     const lines = entries.map((e) =>
       t("credit-line", {
@@ -34,6 +36,7 @@ export function balanceFeature(deps: {
     );
     const text = [
       t("balance", { available: account.available, held: account.held }),
+      ...(plan ? [activePlanLine(t, language, plan)] : []),
       entries.length > 0 ? [t("credit-history-title"), ...lines].join("\n") : t("credit-history-empty"),
     ].join("\n\n");
     return [{ text, reply_markup: buyKeyboard(t) }];

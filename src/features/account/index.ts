@@ -2,6 +2,7 @@ import type { BotDeps } from "../../bot/context";
 import type { Feature } from "../../bot/feature";
 import type { Ledger } from "../../domain/credits/ledger";
 import type { Metrics } from "../../platform/metrics/metrics";
+import type { PlanSubscriptions } from "../payments";
 import { balanceFeature } from "./balance";
 import { startFeature } from "./start";
 
@@ -14,6 +15,7 @@ export const account: Feature<
   Pick<BotDeps, "users" | "db" | "config"> & {
     ledger: Pick<Ledger, "account" | "grant" | "moved">;
     metrics?: Pick<Metrics, "credits">;
+    subscriptions: Pick<PlanSubscriptions, "active">;
   }
 > = {
   name: "account",

@@ -9,12 +9,14 @@ import type { GenerationReads } from "../../domain/generations/reads";
 import type { Prices } from "../../domain/pricing/prices";
 import type { Users } from "../../domain/users/users";
 import type { CreditPack } from "../../platform/config/credit-packs";
+import type { Plan } from "../../platform/config/plans";
 import type { Database } from "../../platform/db/client";
 import type { TranslateFor } from "../../platform/i18n/i18n";
 import type { Logger } from "../../platform/lib/logger";
 import { rateWindow, userRateKeyPrefix } from "../../platform/lib/rate-window";
 import type { MediaStore } from "../../platform/storage/stored-file";
 import type { createBroadcastStore } from "../broadcasts";
+import type { PlanSubscriptions } from "../payments";
 import type { Preferences } from "../preferences";
 import { fail } from "./answers";
 import { type AppEnv, callerGuard, type RouteGuards, spendingLimit } from "./guard";
@@ -37,6 +39,8 @@ export interface MiniAppDeps {
     Pick<GenerationReads, "get" | "paramsOf" | "deliveredWithFiles">;
   prices: Prices;
   packs: readonly CreditPack[];
+  plans: readonly Plan[];
+  subscriptions: Pick<PlanSubscriptions, "active">;
   adminIds: readonly number[];
   /** test payments: invoices say so, as /buy's */
   sandbox: boolean;

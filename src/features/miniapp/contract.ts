@@ -358,14 +358,36 @@ export const creditEntrySchema = z.object({
   back: count,
   at: isoDate,
 });
+/** A monthly plan on sale; `text`: how /plans describes it, in the caller's language. */
+export const planSchema = z.object({
+  id: z.string(),
+  stars: count,
+  credits: count,
+  discount: count,
+  text: z.string(),
+});
+export type PlanOffer = z.infer<typeof planSchema>;
+/** The caller's running plan; `text`: /balance's line for it (which plan, until when, renewing or not). */
+export const activePlanSchema = z.object({
+  id: z.string(),
+  until: isoDate,
+  renews: z.boolean(),
+  text: z.string(),
+});
 export const creditsResponse = z.object({
   balance: balanceSchema,
   entries: z.array(creditEntrySchema),
   packs: z.array(packSchema),
+  plans: z.array(planSchema),
+  plan: activePlanSchema.nullable(),
 });
 export type CreditsResponse = z.infer<typeof creditsResponse>;
 
-export const buyRequestSchema = z.object({ packId: z.string().max(16) });
+/** A pack to buy, or a plan to subscribe to: either opens the same Stars invoice as the chat's. */
+export const buyRequestSchema = z.union([
+  z.strictObject({ packId: z.string().max(16) }),
+  z.strictObject({ planId: z.string().max(16) }),
+]);
 export type BuyRequest = z.infer<typeof buyRequestSchema>;
 export const buyResponse = z.object({ invoiceLink: z.string() });
 export type BuyResponse = z.infer<typeof buyResponse>;

@@ -28,7 +28,7 @@ function mountMiniApp(
 
 type MiniAppFeatureDeps = Pick<
   MiniAppDeps,
-  "db" | "redis" | "users" | "ledger" | "generations" | "prices" | "t" | "logger"
+  "db" | "redis" | "users" | "ledger" | "generations" | "prices" | "subscriptions" | "t" | "logger"
 > & {
   config: Config;
   /** the Telegram API; none without BOT_TOKEN, and then no Mini App */
@@ -56,6 +56,7 @@ export const miniApp: Feature<MiniAppFeatureDeps> = {
         api,
         redisPrefix: config.redis.prefix,
         packs: config.creditPacks,
+        plans: config.plans,
         adminIds: config.adminIds,
         sandbox: config.sandbox,
         broadcasts: deps.broadcasts.store,

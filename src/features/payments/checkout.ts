@@ -5,14 +5,20 @@ import { registerUser } from "../../bot/middleware/register-user";
 import type { Ledger } from "../../domain/credits/ledger";
 import type { Users } from "../../domain/users/users";
 import type { CreditPack } from "../../platform/config/credit-packs";
+import type { Plan } from "../../platform/config/plans";
+import { negotiateLanguage } from "../../platform/i18n/i18n";
 import { languageFromCode } from "../../platform/i18n/language";
+import { chatMoment } from "../../platform/i18n/moments";
 import { faultPoint } from "../../platform/lib/fault-point";
-import { type InvoicePayload, packTotal, parsePayload } from "./packs";
+import { type InvoicePayload, packTotal, paidProduct, parsePayload } from "./packs";
+import type { PlanSubscriptions } from "./plan-subscriptions";
 import { refundNotice } from "./refunds";
 import type { PaymentStore } from "./store";
 
 export interface CheckoutDeps {
   packs: readonly CreditPack[];
+  plans: readonly Plan[];
+  subscriptions: Pick<PlanSubscriptions, "active">;
   payments: Pick<PaymentStore, "recordPaid">;
   users: Pick<Users, "banState" | "touch">;
   ledger: Pick<Ledger, "account">;
@@ -31,16 +37,24 @@ function invoiceOf(paid: Paid): InvoicePayload | undefined {
 
 /**
  * Why a checkout is refused (a locale key), or undefined to accept: the
- * invoice must be ours and the buyer's, and its pack still on sale at the
- * same Stars for the same credits.
+ * invoice must be ours and the buyer's, and its pack or plan still on sale at
+ * the same Stars for the same credits. A plan is not sold to a user whose
+ * plan runs and renews (a second subscription would charge twice a month).
  */
 export function checkoutRefusal(
   query: Paid & { from: { id: number } },
-  packs: readonly CreditPack[],
+  catalog: { packs: readonly CreditPack[]; plans: readonly Plan[] },
+  running: { renews: boolean } | undefined,
 ): string | undefined {
   const invoice = invoiceOf(query);
   if (!invoice || invoice.userId !== query.from.id) return "buy-invoice-invalid";
-  const pack = packs.find((p) => p.id === invoice.packId);
+  if (invoice.product === "plan") {
+    const plan = catalog.plans.find((p) => p.id === invoice.id);
+    if (!plan) return "plan-gone";
+    if (plan.stars !== invoice.stars || plan.credits !== invoice.credits) return "plan-changed";
+    return running?.renews ? "plan-already" : undefined;
+  }
+  const pack = catalog.packs.find((p) => p.id === invoice.id);
   if (!pack) return "buy-pack-gone";
   if (pack.stars !== invoice.stars || packTotal(pack) !== invoice.credits) return "buy-pack-changed";
   return undefined;
@@ -60,9 +74,13 @@ export function checkoutFeature(deps: CheckoutDeps): Composer<BotContext> {
 
   feature.on("pre_checkout_query", async (ctx) => {
     const query = ctx.preCheckoutQuery;
-    const state = await deps.users.banState(query.from.id);
+    const plan = parsePayload(query.invoice_payload)?.product === "plan";
+    const [state, running] = await Promise.all([
+      deps.users.banState(query.from.id),
+      plan ? deps.subscriptions.active(query.from.id) : undefined,
+    ]);
     ctx.i18n.useLocale(languageFromCode(state?.language ?? query.from.language_code));
-    const refusal = state?.banned ? "banned-notice" : checkoutRefusal(query, deps.packs);
+    const refusal = state?.banned ? "banned-notice" : checkoutRefusal(query, deps, running);
     if (refusal === undefined) {
       await ctx.answerPreCheckoutQuery(true);
       return;
@@ -91,7 +109,13 @@ export function checkoutFeature(deps: CheckoutDeps): Composer<BotContext> {
       totalAmount: paid.total_amount,
       credits: invoice.credits,
       payload: paid.invoice_payload,
-      packId: invoice.packId,
+      ...paidProduct(invoice, {
+        at: new Date(ctx.message.date * 1000),
+        endsAt: paid.subscription_expiration_date
+          ? new Date(paid.subscription_expiration_date * 1000)
+          : undefined,
+        first: paid.is_first_recurring ? true : paid.is_recurring ? false : undefined,
+      }),
       source: "update",
       test: deps.sandbox,
     });
@@ -103,9 +127,15 @@ export function checkoutFeature(deps: CheckoutDeps): Composer<BotContext> {
       return;
     }
     const { available } = await deps.ledger.account(userId);
-    await ctx.reply(
-      ctx.t(payment.test ? "buy-paid-test" : "buy-paid", { credits: payment.credits, available }),
-    );
+    const vars = { credits: payment.credits, available };
+    if (invoice.product === "plan") {
+      const active = await deps.subscriptions.active(userId);
+      const until = active ? chatMoment(negotiateLanguage(ctx), active.until).date : "";
+      const text = ctx.t("plan-paid", { ...vars, plan: invoice.id, date: until });
+      await ctx.reply(payment.test ? `${text}\n${ctx.t("plan-paid-test")}` : text);
+      return;
+    }
+    await ctx.reply(ctx.t(payment.test ? "buy-paid-test" : "buy-paid", vars));
   });
 
   return feature;

@@ -11,7 +11,7 @@ import { isTelegramFailure } from "../../platform/telegram/telegram-error";
 import { packInvoice } from "./invoice";
 
 /** Commands of this feature, for the command menu (each has a `cmd-<name>` description). */
-export const paymentCommands = ["buy", "paysupport", "terms"] as const;
+export const paymentCommands = ["buy", "plans", "paysupport", "terms"] as const;
 
 /** `/start topup` (the inline insufficient-credits link, a group's "Open a private chat") opens the packs. */
 const topUpStart = "topup" satisfies DetailStart;

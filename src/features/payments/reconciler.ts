@@ -5,7 +5,7 @@ import type { TranslateFor } from "../../platform/i18n/i18n";
 import type { Clock } from "../../platform/lib/clock";
 import type { Logger } from "../../platform/lib/logger";
 import type { AdminAlert } from "../../platform/telegram/operator-alert";
-import { parsePayload } from "./packs";
+import { paidProduct, parsePayload } from "./packs";
 import { refundNotice } from "./refunds";
 import type { PaymentStore } from "./store";
 
@@ -21,6 +21,8 @@ const userPartner = z.object({
   transaction_type: z.string().optional(),
   user: z.object({ id: z.number().int() }),
   invoice_payload: z.string().optional(),
+  // a subscription's payment (first or renewal): its period in seconds
+  subscription_period: z.number().int().positive().optional(),
 });
 const transactionSchema = z.object({
   id: z.string().min(1),
@@ -39,6 +41,7 @@ interface InvoiceTransaction {
   stars: number;
   date: number;
   payload: string;
+  subscriptionPeriod: number | undefined;
 }
 
 function invoiceTransaction(raw: unknown): InvoiceTransaction | undefined {
@@ -56,6 +59,7 @@ function invoiceTransaction(raw: unknown): InvoiceTransaction | undefined {
     stars: tx.data.amount,
     date: tx.data.date,
     payload: partner.data.invoice_payload ?? "",
+    subscriptionPeriod: partner.data.subscription_period,
   };
 }
 
@@ -155,7 +159,10 @@ export function paymentReconciler(deps: PaymentReconcilerDeps) {
       totalAmount: tx.stars,
       credits: invoice.credits,
       payload: tx.payload,
-      packId: invoice.packId,
+      ...paidProduct(invoice, {
+        at: new Date(tx.date * 1000),
+        endsAt: tx.subscriptionPeriod ? new Date((tx.date + tx.subscriptionPeriod) * 1000) : undefined,
+      }),
       source: "reconciler",
       test: deps.sandbox,
     });

@@ -1,8 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
-import { purchaseKey, purchaseRefundKey } from "../../domain/credits/entry-keys";
+import { planPeriodKey, purchaseKey, purchaseRefundKey } from "../../domain/credits/entry-keys";
 import type { Ledger } from "../../domain/credits/ledger";
 import type { Database, Transaction } from "../../platform/db/client";
 import { payments } from "../../platform/db/schema";
+import { endRefundedPeriod, type PlanPeriod, recordPeriod } from "./plan-subscriptions";
 
 export type Payment = typeof payments.$inferSelect;
 
@@ -13,10 +14,12 @@ export interface PaidInput {
   providerChargeId?: string | undefined;
   currency: string;
   totalAmount: number;
-  /** credits the pack gives, bonus included */
+  /** credits the pack gives, bonus included, or the plan's period */
   credits: number;
   payload: string;
   packId?: string | undefined;
+  /** a period of a monthly plan (a subscription's payment): recorded with its credits */
+  period?: PlanPeriod | undefined;
   source: "update" | "reconciler";
   test: boolean;
 }
@@ -69,17 +72,19 @@ export function createPaymentStore(
         if (!existing) throw new Error(`payments: ${input.telegramChargeId} vanished after a conflict`);
         return { applied: false, payment: existing };
       }
-      const note = `${input.packId ?? "pack"}: ${input.totalAmount} ${input.currency}${input.test ? " (test)" : ""}`;
+      const what = input.period ? `plan ${input.period.planId}` : (input.packId ?? "pack");
+      const note = `${what}: ${input.totalAmount} ${input.currency}${input.test ? " (test)" : ""}`;
       await ledger.grant(
         {
           userId: input.userId,
           amount: input.credits,
-          key: purchaseKey(input.telegramChargeId),
+          key: (input.period ? planPeriodKey : purchaseKey)(input.telegramChargeId),
           kind: "purchase",
           note,
         },
         tx,
       );
+      if (input.period) await recordPeriod(tx, input.userId, input.telegramChargeId, input.period);
       await hooks.onPaid?.(tx, fresh);
       return { applied: true, payment: fresh };
     });
@@ -119,6 +124,7 @@ export function createPaymentStore(
         .where(and(eq(payments.id, payment.id), eq(payments.state, "paid")))
         .returning();
       if (!updated) throw new Error(`payments: ${telegramChargeId} changed with its row locked`);
+      await endRefundedPeriod(tx, updated.userId, telegramChargeId);
       await hooks.onRefunded?.(tx, updated);
       return { kind: "reversed", payment: updated, reversed: taken.taken, notReversed: taken.notTaken };
     });
@@ -130,7 +136,9 @@ export function createPaymentStore(
    * so the payment arriving later (a replay, the reconciler) finds it and
    * grants nothing. False when the payment was recorded meanwhile.
    */
-  async function recordRefundedUnpaid(input: Omit<PaidInput, "credits" | "source">): Promise<boolean> {
+  async function recordRefundedUnpaid(
+    input: Omit<PaidInput, "credits" | "source" | "period">,
+  ): Promise<boolean> {
     const [row] = await db
       .insert(payments)
       .values({

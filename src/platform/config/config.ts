@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import { type ConfiguredDatabase, databaseTarget, poolSizeFor } from "../db/database-target";
 import { type CreditPack, creditPacksSetting } from "./credit-packs";
+import { type Plan, plansSetting } from "./plans";
 
 /**
  * The whole environment, validated at once. A broken environment yields one
@@ -100,6 +101,8 @@ export const envSchema = z.object({
   WELCOME_CREDITS: positiveInt(20),
   /** the credit packs sold for Telegram Stars (JSON) */
   CREDIT_PACKS: creditPacksSetting,
+  /** the monthly plans /plans offers as Stars subscriptions (JSON) */
+  PLANS: plansSetting,
   /** credits to each side of an invite at the invited user's first purchase; 0: no bonus */
   REFERRAL_BONUS: positiveInt(10),
   /** days our copies of results (and the links to them) are kept */
@@ -247,6 +250,8 @@ export interface Config {
   welcomeCredits: number;
   /** the credit packs /buy offers */
   creditPacks: CreditPack[];
+  /** the monthly plans /plans offers */
+  plans: Plan[];
   /** credits to the inviter and the invited at the invited user's first purchase; 0 disables */
   referralBonus: number;
   pricesFile: string | undefined;
@@ -392,6 +397,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     inlineStorageChatId: e.INLINE_STORAGE_CHAT_ID,
     welcomeCredits: e.WELCOME_CREDITS,
     creditPacks: e.CREDIT_PACKS,
+    plans: e.PLANS,
     referralBonus: e.REFERRAL_BONUS,
     mediaRetentionDays: e.MEDIA_RETENTION_DAYS,
     telegramSendsPerSecond: e.TELEGRAM_SENDS_PER_SECOND,

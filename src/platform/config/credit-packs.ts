@@ -35,9 +35,9 @@ export const defaultCreditPacks: readonly CreditPack[] = [
   { id: "xl", credits: 1200, stars: 1000, bonus: 200 },
 ];
 
-/** `CREDIT_PACKS`: a JSON array of packs with unique ids; unset, the defaults. */
-export const creditPacksSetting = z.preprocess(
-  (v) => {
+/** A setting written as JSON: unset or blank is undefined (the schema's default), unreadable JSON fails the schema. */
+export function jsonSetting<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => {
     if (v === undefined || (typeof v === "string" && v.trim() === "")) return undefined;
     if (typeof v !== "string") return v;
     try {
@@ -45,7 +45,11 @@ export const creditPacksSetting = z.preprocess(
     } catch {
       return "(not JSON)";
     }
-  },
+  }, schema);
+}
+
+/** `CREDIT_PACKS`: a JSON array of packs with unique ids; unset, the defaults. */
+export const creditPacksSetting = jsonSetting(
   z
     .array(creditPackSchema, {
       error: 'must be a JSON array of packs, e.g. [{"id":"s","credits":50,"stars":50,"bonus":0}]',

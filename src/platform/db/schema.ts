@@ -335,6 +335,25 @@ export const referrals = pgTable(
  * `promo:<code>:<user>` (one per user, by its unique key); `used` counts them,
  * moved in the same transaction with this row locked, so it never passes `max_uses`.
  */
+/**
+ * A user's monthly plan (a Stars subscription), one row a user: the plan,
+ * the charge id Telegram names the subscription by (its first payment, for
+ * editUserStarSubscription), the latest period's charge, when the paid
+ * periods end, and whether the user cancelled its renewal.
+ */
+export const planSubscriptions = pgTable("plan_subscriptions", {
+  userId: tgId("user_id").primaryKey(),
+  planId: text("plan_id").notNull(),
+  subscriptionChargeId: text("subscription_charge_id").notNull(),
+  lastChargeId: text("last_charge_id").notNull(),
+  periodEndsAt: timestamp("period_ends_at", { withTimezone: true }).notNull(),
+  canceledAt: timestamp("canceled_at", { withTimezone: true }),
+  startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type PlanSubscription = typeof planSubscriptions.$inferSelect;
+
 export const promoCodes = pgTable(
   "promo_codes",
   {

@@ -441,7 +441,8 @@ describe("the Mini App's API", () => {
     expect(bought.body.invoiceLink).toMatch(/^https:\/\/t\.me\//);
     const call = h.tg.callsOf("createInvoiceLink").at(-1);
     expect(parsePayload(String(call?.params.payload))).toEqual({
-      packId: pack.id,
+      product: "pack",
+      id: pack.id,
       credits: pack.credits + pack.bonus,
       stars: pack.stars,
       userId: user.id,

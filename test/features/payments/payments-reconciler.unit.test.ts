@@ -64,9 +64,13 @@ describe("the payments reconciler's reading of Stars transactions", () => {
     const { reconciler, granted, alerts, lines } = reconcilerOver([
       incoming("ch-junk", "not-our-payload"),
       // ours in form, but made for another user
-      incoming("ch-other", makePayload({ packId: "s", credits: 50, stars: 50, userId: 7 })),
+      incoming("ch-other", makePayload({ product: "pack", id: "s", credits: 50, stars: 50, userId: 7 })),
       // ours, but the amount paid is not the invoice's
-      incoming("ch-amount", makePayload({ packId: "s", credits: 50, stars: 50, userId: buyer.id }), 1),
+      incoming(
+        "ch-amount",
+        makePayload({ product: "pack", id: "s", credits: 50, stars: 50, userId: buyer.id }),
+        1,
+      ),
     ]);
     const first = await reconciler.reconcile();
     expect(first.unreadable.sort()).toEqual(["ch-amount", "ch-junk", "ch-other"]);
@@ -80,7 +84,7 @@ describe("the payments reconciler's reading of Stars transactions", () => {
   });
 
   test("pages of 100 are read until the lookback is passed; other kinds of transaction are left alone", async () => {
-    const payload = makePayload({ packId: "s", credits: 50, stars: 50, userId: buyer.id });
+    const payload = makePayload({ product: "pack", id: "s", credits: 50, stars: 50, userId: buyer.id });
     const recent = Array.from({ length: 150 }, (_, i) => incoming(`ch-${i}`, payload, 50, now() - i));
     const withdrawal = { id: "w-1", amount: 500, date: now(), receiver: { type: "fragment" } };
     const paidMedia = {
@@ -103,7 +107,7 @@ describe("the payments reconciler's reading of Stars transactions", () => {
   });
 
   test("oldest first (the order the Bot API's 'chronological' may mean): old pages are skipped, never a stop", async () => {
-    const payload = makePayload({ packId: "s", credits: 50, stars: 50, userId: buyer.id });
+    const payload = makePayload({ product: "pack", id: "s", credits: 50, stars: 50, userId: buyer.id });
     const old = Array.from({ length: 120 }, (_, i) =>
       incoming(`old-${i}`, payload, 50, now() - 30 * 24 * 3600 + i),
     );

@@ -54,12 +54,18 @@ describe("CREDIT_PACKS", () => {
 
 describe("invoice payloads and the checkout's checks", () => {
   const packs = [{ id: "m", credits: 150, stars: 140, bonus: 10 }];
-  const payload = makePayload({ packId: "m", credits: 160, stars: 140, userId: 123456789012 });
+  const payload = makePayload({ product: "pack", id: "m", credits: 160, stars: 140, userId: 123456789012 });
   const query = { currency: "XTR", total_amount: 140, invoice_payload: payload, from: { id: 123456789012 } };
 
   test("a payload is short and reads back", () => {
     expect(Buffer.byteLength(payload)).toBeLessThanOrEqual(128);
-    expect(parsePayload(payload)).toEqual({ packId: "m", credits: 160, stars: 140, userId: 123456789012 });
+    expect(parsePayload(payload)).toEqual({
+      product: "pack",
+      id: "m",
+      credits: 160,
+      stars: 140,
+      userId: 123456789012,
+    });
     for (const bad of [
       "",
       "buy1:m:160:140",
@@ -72,14 +78,44 @@ describe("invoice payloads and the checkout's checks", () => {
   });
 
   test("accepted only for the buyer, at the invoice's amount, while the pack is unchanged", () => {
-    expect(checkoutRefusal(query, packs)).toBeUndefined();
-    expect(checkoutRefusal({ ...query, from: { id: 5 } }, packs)).toBe("buy-invoice-invalid");
-    expect(checkoutRefusal({ ...query, total_amount: 139 }, packs)).toBe("buy-invoice-invalid");
-    expect(checkoutRefusal({ ...query, currency: "USD" }, packs)).toBe("buy-invoice-invalid");
-    expect(checkoutRefusal({ ...query, invoice_payload: "junk" }, packs)).toBe("buy-invoice-invalid");
-    expect(checkoutRefusal(query, [])).toBe("buy-pack-gone");
-    expect(checkoutRefusal(query, [{ ...packs[0]!, stars: 150 }])).toBe("buy-pack-changed");
-    expect(checkoutRefusal(query, [{ ...packs[0]!, bonus: 0 }])).toBe("buy-pack-changed");
+    const on = (p: typeof packs) => ({ packs: p, plans: [] });
+    expect(checkoutRefusal(query, on(packs), undefined)).toBeUndefined();
+    expect(checkoutRefusal({ ...query, from: { id: 5 } }, on(packs), undefined)).toBe("buy-invoice-invalid");
+    expect(checkoutRefusal({ ...query, total_amount: 139 }, on(packs), undefined)).toBe(
+      "buy-invoice-invalid",
+    );
+    expect(checkoutRefusal({ ...query, currency: "USD" }, on(packs), undefined)).toBe("buy-invoice-invalid");
+    expect(checkoutRefusal({ ...query, invoice_payload: "junk" }, on(packs), undefined)).toBe(
+      "buy-invoice-invalid",
+    );
+    expect(checkoutRefusal(query, on([]), undefined)).toBe("buy-pack-gone");
+    expect(checkoutRefusal(query, on([{ ...packs[0]!, stars: 150 }]), undefined)).toBe("buy-pack-changed");
+    expect(checkoutRefusal(query, on([{ ...packs[0]!, bonus: 0 }]), undefined)).toBe("buy-pack-changed");
+  });
+
+  test("a plan is sold while unchanged, and not to a user whose plan runs and renews", () => {
+    const plan = { id: "plus", stars: 250, credits: 300, discount: 10 };
+    const planPayload = makePayload({ product: "plan", id: "plus", credits: 300, stars: 250, userId: 42 });
+    const planQuery = { currency: "XTR", total_amount: 250, invoice_payload: planPayload, from: { id: 42 } };
+    expect(parsePayload(planPayload)).toEqual({
+      product: "plan",
+      id: "plus",
+      credits: 300,
+      stars: 250,
+      userId: 42,
+    });
+    const catalog = { packs, plans: [plan] };
+    expect(checkoutRefusal(planQuery, catalog, undefined)).toBeUndefined();
+    expect(checkoutRefusal(planQuery, catalog, { renews: false })).toBeUndefined();
+    expect(checkoutRefusal(planQuery, catalog, { renews: true })).toBe("plan-already");
+    expect(checkoutRefusal(planQuery, { packs, plans: [] }, undefined)).toBe("plan-gone");
+    expect(checkoutRefusal(planQuery, { packs, plans: [{ ...plan, credits: 200 }] }, undefined)).toBe(
+      "plan-changed",
+    );
+    // a pack's payload never buys a plan of the same id, nor the reverse
+    expect(checkoutRefusal(planQuery, { packs: [{ ...packs[0]!, id: "plus" }], plans: [] }, undefined)).toBe(
+      "plan-gone",
+    );
   });
 });
 
@@ -91,7 +127,7 @@ describe("invoice payloads and the checkout's checks", () => {
 describe("the pre-checkout answer", () => {
   const buyerId = 123456789012;
   const pack: CreditPack = { id: "m", credits: 150, stars: 140, bonus: 10 };
-  const payload = makePayload({ packId: "m", credits: 160, stars: 140, userId: buyerId });
+  const payload = makePayload({ product: "pack", id: "m", credits: 160, stars: 140, userId: buyerId });
 
   /** The answer to one pre_checkout_query from a buyer banned or not, with the packs on sale. */
   async function answerTo(options: { banned: boolean; packs: readonly CreditPack[] }) {
@@ -111,6 +147,8 @@ describe("the pre-checkout answer", () => {
     bot.use(
       checkoutFeature({
         packs: options.packs,
+        plans: [],
+        subscriptions: { active: () => Promise.reject(new Error("a pack's checkout reads no plan")) },
         payments: { recordPaid },
         users: {
           banState: async () => ({ banned: options.banned, language: "en" }),

@@ -40,7 +40,7 @@ export const paymentMethods: Record<string, MethodHandler> = {
     if (period !== undefined && (invoice.currency !== "XTR" || period !== 30 * 24 * 3600))
       throw badRequest("SUBSCRIPTION_PERIOD_INVALID");
     const slug = randomBytes(12).toString("base64url");
-    w.invoiceLinks.set(slug, invoice);
+    w.invoiceLinks.set(slug, period === undefined ? invoice : { ...invoice, subscriptionPeriod: period });
     return `https://t.me/$${slug}`;
   },
 
@@ -71,6 +71,27 @@ export const paymentMethods: Record<string, MethodHandler> = {
       w.chats.log(chat, `payment ${chargeId} refunded (${payment.amount} ${payment.currency})`);
       w.updates.push({ message });
     }
+    return true;
+  },
+
+  /** Cancels (or re-enables) the extension of a user's subscription, named by a charge id of it. */
+  editUserStarSubscription(w, p) {
+    const userId = p.int("user_id");
+    const chargeId = p.string("telegram_payment_charge_id") ?? "";
+    const canceled = p.bool("is_canceled");
+    if (canceled === undefined) throw badRequest("is_canceled is required");
+    const subscription = [...w.subscriptions.values()].find(
+      (s) => s.userId === userId && s.chargeIds.includes(chargeId),
+    );
+    if (!subscription) throw badRequest("CHARGE_ID_INVALID");
+    if (subscription.expires * 1000 <= w.clock.now()) throw badRequest("SUBSCRIPTION_EXPIRED");
+    subscription.canceled = canceled;
+    const chat = w.chats.get(subscription.userId);
+    if (chat)
+      w.chats.log(
+        chat,
+        `subscription ${subscription.id} ${canceled ? "cancelled" : "renews again"} by the bot`,
+      );
     return true;
   },
 
@@ -121,6 +142,7 @@ function starTransactions(w: World) {
       transaction_type: "invoice_payment",
       user: w.chats.get(payment.userId)?.user ?? { id: payment.userId, is_bot: false, first_name: "User" },
       invoice_payload: payment.payload,
+      ...(payment.subscriptionPeriod ? { subscription_period: payment.subscriptionPeriod } : {}),
     };
     const base = { id: payment.chargeId, amount: payment.amount };
     out.push({

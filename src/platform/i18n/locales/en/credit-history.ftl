@@ -10,6 +10,7 @@ credit-entry-grant = +{ $amount } granted
 credit-entry-referral-bonus = +{ $amount } invite bonus
 credit-entry-promo = +{ $amount } from a promo code
 credit-entry-purchase = +{ $amount } bought
+credit-entry-plan = +{ $amount } from your monthly plan
 # $request: a credit-request text (which request the credits were for)
 credit-entry-hold = −{ $amount } reserved for { $request }
 credit-entry-charge = ✔️ { $amount } reserved credits spent on { $request }

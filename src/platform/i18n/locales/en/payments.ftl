@@ -47,4 +47,5 @@ terms-text =
     - Credits are not transferable and cannot be exchanged for money or Stars.
     - A request that fails or is cancelled costs nothing: its credits come back.
     - Refunds: write to /paysupport. A refunded purchase takes its credits back.
+    - Monthly plans (/plans) renew every 30 days until cancelled; a cancelled plan runs to the end of the month paid. A refunded month takes its credits back and ends the plan.
     - Results are kept for a limited time; save what you want to keep.

@@ -13,6 +13,7 @@ credit-entry-grant = +{ $amount } اعتبار هدیه
 credit-entry-referral-bonus = +{ $amount } پاداش دعوت
 credit-entry-promo = +{ $amount } از کد هدیه
 credit-entry-purchase = +{ $amount } خرید
+credit-entry-plan = +{ $amount } از اشتراک ماهانه
 # $request: a credit-request text (which request the credits were for)
 credit-entry-hold = −{ $amount } رزرو برای { $request }
 credit-entry-charge = ✔️ { $amount } اعتبار رزروشده برای { $request } مصرف شد
