@@ -36,6 +36,8 @@ const pressSchema = z.object({
   column: z.number().int().min(0),
 });
 
+const renewSchema = z.strictObject({ user: z.number().int(), twice: z.boolean().default(false) });
+
 /** an invoice in the chat (by its message), or an invoice link a Mini App opened (by its slug) */
 const paySchema = z.union([
   z.object({ user: z.number().int(), chatId: z.number().int(), messageId: z.number().int().positive() }),
@@ -233,8 +235,22 @@ export function playgroundRoutes(deps: {
     const member = memberOf(Number(c.req.query("user")));
     const invoice = member.user.invoiceLink(c.req.param("slug"));
     if (!invoice) return c.json({ error: "no such invoice" }, 404);
-    const { title, description, currency, total } = invoice;
-    return c.json({ title, description, currency, total });
+    const { title, description, currency, total, subscriptionPeriod } = invoice;
+    return c.json({
+      title,
+      description,
+      currency,
+      total,
+      ...(subscriptionPeriod ? { subscriptionPeriod } : {}),
+    });
+  });
+
+  /** A month passes for a user: Telegram renews their Stars subscriptions (each renewal's update twice when asked). */
+  app.post("/api/subscriptions/renew", async (c) => {
+    const input = await bodyOf(c, renewSchema);
+    const renewed = memberOf(input.user).user.renewSubscriptions({ deliverTwice: input.twice });
+    feed.refresh();
+    return c.json({ renewed: renewed.length });
   });
 
   /** The menu button of a user's private chat with the bot (a Mini App's, or the command list). */

@@ -90,10 +90,12 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     onGranted: (credits) => metrics.credits.inc({ movement: "granted" }, credits),
   });
   const alert = operatorAlert(api, redis, config, options, async (id) => (await users.get(id))?.language);
+  const subscriptions = createPlanSubscriptions(db, config.plans);
   generations = createGenerations({
     db,
     credits: ledger,
     prices,
+    discountOf: subscriptions.discountOf,
     queues: gq,
     clock,
     logger,
@@ -145,8 +147,8 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     broadcasts: { store: broadcasts, queue: broadcastQueue(queues, clock) },
     /** Stars payments and the credits they move (referral hooks are given here) */
     payments: countSales(referralBonus.withNotices(createPaymentStore(db, ledger, referralBonus)), metrics),
-    /** monthly plans: whose runs, until when, and whether it renews */
-    subscriptions: createPlanSubscriptions(db),
+    /** monthly plans: whose runs, until when, whether it renews, and its discount */
+    subscriptions,
     /** the last ledger audit's result, for every process's /metrics */
     audits,
     store,

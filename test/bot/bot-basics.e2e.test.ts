@@ -92,7 +92,7 @@ async function createWorld(name: string) {
         apiRoot: tg.apiRoot,
         features: [
           startFeature(deps),
-          balanceFeature({ ...deps, subscriptions: createPlanSubscriptions(deps.db) }),
+          balanceFeature({ ...deps, subscriptions: createPlanSubscriptions(deps.db, []) }),
           cancelFeature({}),
           testFeatures(),
         ].map((composer) => ({

@@ -101,7 +101,7 @@ function makeBot(options: { limit?: number; deps?: BotDeps & { ledger: Ledger } 
       startFeature(options.deps ?? deps),
       balanceFeature({
         ...(options.deps ?? deps),
-        subscriptions: createPlanSubscriptions((options.deps ?? deps).db),
+        subscriptions: createPlanSubscriptions((options.deps ?? deps).db, []),
       }),
       cancelFeature({}),
       boom,

@@ -17,6 +17,7 @@ export function generationRow(patch: Partial<Generation> = {}): Generation {
     operation: "image",
     params: {},
     price: 12,
+    discount: 0,
     holdKey: "h",
     state: "queued",
     taskId: null,

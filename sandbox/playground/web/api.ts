@@ -30,6 +30,8 @@ export interface InvoiceDetails {
   description: string;
   currency: string;
   total: number;
+  /** a subscription's link: charged again each period (seconds) */
+  subscriptionPeriod?: number;
 }
 
 /** An invoice in the chat (its message), or an invoice link a Mini App opened (its slug). */
@@ -58,6 +60,9 @@ export const api = {
   press: (body: { user: number; chatId: number; messageId: number; row: number; column: number }) =>
     post<{ queryId: string }>("press", body),
   pay: (body: PayRequest) => post<{ ok: boolean; error?: string }>("pay", body),
+  /** a subscription period passes for `user`: Telegram renews (or ends) their Stars subscriptions */
+  renewSubscriptions: (body: { user: number; twice: boolean }) =>
+    post<{ renewed: number }>("subscriptions/renew", body),
   invoiceLink: (user: number, slug: string) =>
     call<InvoiceDetails>(`invoice-links/${encodeURIComponent(slug)}?user=${user}`),
   menuButton: (user: number) => call<MenuButton>(`menu-button?user=${user}`),

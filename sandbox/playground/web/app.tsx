@@ -3,6 +3,7 @@ import { ChatHeader } from "./chat-header";
 import { CommandMenu } from "./command-menu";
 import { Composer } from "./composer";
 import { InlinePanel } from "./inline-panel";
+import { InvoiceForm } from "./invoice-form";
 import { MessageList } from "./message-list";
 import { MiniAppPanel } from "./mini-app";
 import { PlaceTabs } from "./place-tabs";
@@ -18,7 +19,7 @@ const writingDirection = (language: string | undefined): "ltr" | "rtl" =>
 export function App() {
   const page = usePlayground();
   if (!page) return <div class="loading">Loading the playground…</div>;
-  const { state, userId, place, inGroup, miniApp, inline, notices, payments } = page;
+  const { state, userId, place, inGroup, miniApp, invoice, inline, notices, payments } = page;
   return (
     <div class="app">
       <ChatHeader
@@ -27,6 +28,7 @@ export function App() {
         connected={page.connected}
         userId={userId}
         onSwitchUser={page.switchUser}
+        onRenew={inGroup ? undefined : page.renewSubscriptions}
       />
       <PlaceTabs state={state} userId={userId} place={place} onGo={page.goTo} />
       <CommandTap.Provider value={page.send}>
@@ -50,6 +52,15 @@ export function App() {
           payLink={page.payLink}
           onClose={page.closeMiniApp}
           dir={writingDirection(state.users.find((u) => u.id === userId)?.language)}
+        />
+      ) : null}
+      {invoice ? (
+        <InvoiceForm
+          slug={invoice.slug}
+          details={invoice.details}
+          payments={payments}
+          payLink={page.payLink}
+          onClosed={page.closeInvoice}
         />
       ) : null}
       {notices.alertText ? (

@@ -1,3 +1,4 @@
+import { useState } from "preact/hooks";
 import type { PlaygroundState } from "./api";
 
 /** The open chat's name and what it is, and whom the reader acts as. */
@@ -7,12 +8,15 @@ export function ChatHeader({
   connected,
   userId,
   onSwitchUser,
+  onRenew,
 }: {
   state: PlaygroundState;
   inGroup: boolean;
   connected: boolean;
   userId: number;
   onSwitchUser(id: number): void;
+  /** the private chat: a month passes for the reader's Stars subscriptions (the renewal delivered twice when asked) */
+  onRenew: ((twice: boolean) => void) | undefined;
 }) {
   const me = state.users.find((u) => u.id === userId);
   return (
@@ -41,6 +45,7 @@ export function ChatHeader({
             ))}
           </select>
         </label>
+        {onRenew ? <RenewControl onRenew={onRenew} /> : null}
         {me ? (
           <small class="whoami" data-testid="whoami" title="What an admin names this person by">
             {me.username ? `@${me.username} · ` : ""}id {me.id}
@@ -48,5 +53,26 @@ export function ChatHeader({
         ) : null}
       </div>
     </header>
+  );
+}
+
+/** "A month passes": Telegram renews the reader's subscriptions; "twice" delivers each renewal's update twice, as Telegram may. */
+function RenewControl({ onRenew }: { onRenew(twice: boolean): void }) {
+  const [twice, setTwice] = useState(false);
+  return (
+    <span class="renew" title="Telegram renews this user's Stars subscriptions, as a month passing would">
+      <button type="button" data-testid="renew-subscriptions" onClick={() => onRenew(twice)}>
+        ⏭ A month passes
+      </button>
+      <label>
+        <input
+          type="checkbox"
+          data-testid="renew-twice"
+          checked={twice}
+          onChange={(e) => setTwice((e.target as HTMLInputElement).checked)}
+        />{" "}
+        delivered twice
+      </label>
+    </span>
   );
 }

@@ -13,6 +13,8 @@ export interface MessageActions {
   reply(view: MessageView): void;
   /** a web_app button: Telegram opens its Mini App over the chat */
   openApp(view: MessageView, row: number, column: number): void;
+  /** a link button to an invoice link (`t.me/$…`): Telegram opens its payment form */
+  openInvoice(slug: string): void;
   pending: Set<string>;
 }
 
@@ -74,6 +76,9 @@ function Media({ message }: { message: Message }) {
 
 export const formatPrice = (currency: string, amount: number) =>
   currency === "XTR" ? `⭐️ ${amount}` : `${amount} ${currency}`;
+
+/** The slug of an invoice link (createInvoiceLink's `https://t.me/$<slug>`), which Telegram opens as a payment form. */
+const invoiceSlugOf = (url: string) => /^https:\/\/t\.me\/\$([\w-]+)$/.exec(url)?.[1];
 
 export const payKey = (view: MessageView) => `${view.chatId}:${view.id}:pay`;
 
@@ -165,6 +170,17 @@ function Keyboard({ view, actions }: { view: MessageView; actions: MessageAction
                 dir="auto"
                 data-testid="webapp-button"
                 onClick={() => actions.openApp(view, r, c)}
+              >
+                {button.text}
+              </button>
+            ) : "url" in button && invoiceSlugOf(button.url) ? (
+              <button
+                type="button"
+                class="key"
+                key={`${r}-${c}`}
+                dir="auto"
+                data-testid="invoice-link-button"
+                onClick={() => actions.openInvoice(invoiceSlugOf(button.url)!)}
               >
                 {button.text}
               </button>

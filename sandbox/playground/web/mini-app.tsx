@@ -1,9 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type InvoiceDetails } from "./api";
-import { formatPrice, InvoiceCard, type MessageActions, PayButton } from "./message";
-
-/** How an invoice the app opened ended, as Telegram tells the app (invoice_closed). */
-export type InvoiceStatus = "paid" | "failed" | "cancelled";
+import { InvoiceForm, type InvoiceStatus } from "./invoice-form";
+import type { MessageActions } from "./message";
 
 /** The Telegram theme the panel hands the app when it asks again (web_app_request_theme). */
 const themeOf = (url: string): Record<string, string> => {
@@ -102,7 +100,6 @@ export function MiniAppPanel({ url, title, user, payments, payLink, onClose, dir
     emit("invoice_closed", { slug, status });
   }
 
-  const payment = invoice ? `link:${invoice.slug}` : "";
   return (
     <div class="mini-app" data-testid="mini-app" data-ready={ready ? "true" : "false"}>
       {/* right to left: the back arrow (pointing right) at the title's start, on the right; the close on the left */}
@@ -119,30 +116,13 @@ export function MiniAppPanel({ url, title, user, payments, payLink, onClose, dir
       </div>
       <iframe ref={frame} src={url} title={title} data-testid="mini-app-frame" />
       {invoice ? (
-        <div class="mini-app-invoice" data-testid="mini-app-invoice">
-          <InvoiceCard invoice={invoice.details}>
-            <div class="inline-keyboard">
-              <PayButton
-                payment={payment}
-                state={payments}
-                label={`Pay ${formatPrice(invoice.details.currency, invoice.details.total)}`}
-                onPay={() => {
-                  const { slug } = invoice;
-                  void payLink(slug).then((paid) => closeInvoice(slug, paid ? "paid" : "failed"));
-                }}
-              />
-              <button
-                type="button"
-                class="key"
-                data-testid="mini-app-invoice-cancel"
-                disabled={payments.pending.has(payment)}
-                onClick={() => closeInvoice(invoice.slug, "cancelled")}
-              >
-                Cancel
-              </button>
-            </div>
-          </InvoiceCard>
-        </div>
+        <InvoiceForm
+          slug={invoice.slug}
+          details={invoice.details}
+          payments={payments}
+          payLink={payLink}
+          onClosed={(status) => closeInvoice(invoice.slug, status)}
+        />
       ) : null}
     </div>
   );

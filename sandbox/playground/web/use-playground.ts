@@ -1,7 +1,7 @@
 import type { BotCommand, KeyboardButton, MenuButton } from "grammy/types";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { MessageView } from "../feed-types";
-import { api, type PayRequest, type PlaygroundState } from "./api";
+import { api, type InvoiceDetails, type PayRequest, type PlaygroundState } from "./api";
 import { type MessageActions, payKey } from "./message";
 import { splitLongText } from "./split-text";
 import { type PressAnswer, useChatFeed } from "./use-chat-feed";
@@ -179,6 +179,8 @@ function messageActions(
     reply(view: MessageView): void;
     /** opens a Mini App titled with its button's text */
     openApp(url: string, buttonText: string | undefined): void;
+    /** opens the payment form of an invoice link */
+    openInvoice(slug: string): void;
   },
 ): MessageActions {
   const { run, payments } = page;
@@ -201,6 +203,7 @@ function messageActions(
         page.openApp(url, view.message.reply_markup?.inline_keyboard[row]?.[column]?.text);
       });
     },
+    openInvoice: page.openInvoice,
   };
 }
 
@@ -218,6 +221,8 @@ export function usePlayground() {
   const [commands, setCommands] = useState<BotCommand[]>();
   const [menuButton, setMenuButton] = useState<MenuButton>();
   const [miniApp, setMiniApp] = useState<{ url: string; title: string }>();
+  /** the payment form of an invoice link opened from the chat */
+  const [invoice, setInvoice] = useState<{ slug: string; details: InvoiceDetails }>();
   const notices = useNotices();
   const payments = usePayments(notices);
   const draft = useDraft();
@@ -283,6 +288,8 @@ export function usePlayground() {
     payments,
     reply: draft.setReplyTo,
     openApp: (url, buttonText) => setMiniApp({ url, title: buttonText ?? state.bot.first_name }),
+    openInvoice: (slug) =>
+      void run(async () => setInvoice({ slug, details: await api.invoiceLink(userId, slug) })),
   });
 
   return {
@@ -298,6 +305,14 @@ export function usePlayground() {
     /** the menu button's label when it opens a Mini App (the private chat only) */
     menuApp: !inGroup && menuButton?.type === "web_app" ? menuButton.text : undefined,
     miniApp,
+    invoice,
+    closeInvoice: () => setInvoice(undefined),
+    /** a month passes: the reader's Stars subscriptions renew (the payment delivered twice when asked) */
+    renewSubscriptions: (twice: boolean) =>
+      void run(async () => {
+        const { renewed } = await api.renewSubscriptions({ user: userId, twice });
+        notices.toast(renewed === 0 ? "No subscription renewed" : `${renewed} subscription renewed`);
+      }),
     inline,
     draft,
     notices,
@@ -308,6 +323,7 @@ export function usePlayground() {
     switchUser(id: number) {
       setUserId(id);
       setMiniApp(undefined);
+      setInvoice(undefined);
       draft.setReplyTo(undefined);
       setCommands(undefined);
       setPlace((p) => (p && p.chatId === state.group.id ? p : { chatId: id }));

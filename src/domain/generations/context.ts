@@ -13,6 +13,8 @@ export interface GenerationsOptions {
   db: Database;
   credits: Credits;
   prices: Prices;
+  /** the percent off a user's requests (their plan's); none when not given */
+  discountOf?(userId: number): Promise<number>;
   queues: GenerationQueues;
   clock: Clock;
   logger: Logger;

@@ -15,7 +15,7 @@ class Abort<T> extends Error {
 
 /** The first arrow (→ queued): validate, price, hold and insert in one transaction, idempotent on the key. */
 export function generationCreation(ctx: GenerationsContext) {
-  const { db, credits, prices, queues, logger } = ctx;
+  const { db, credits, prices, queues, logger, discountOf } = ctx;
 
   async function create(input: CreateInput): Promise<CreateResult> {
     const parsed = generationParams.safeParse(input.params);
@@ -28,7 +28,9 @@ export function generationCreation(ctx: GenerationsContext) {
     const existing = await db.select().from(generations).where(eq(generations.requestKey, input.key));
     if (existing[0]) return { ok: true, generation: existing[0], created: false };
 
-    const q = quote(prices, params);
+    // the user's plan, as the price they were shown read it: a price shown before the plan began (or ended) is a changed price
+    const discount = discountOf ? await discountOf(input.userId) : 0;
+    const q = quote(prices.withDiscount(discount), params);
     if (!q.ok) return { ok: false, reason: "no_price" };
     if (input.expectedPrice !== undefined && input.expectedPrice !== q.credits) {
       return { ok: false, reason: "price_changed", price: q.credits };
@@ -61,6 +63,7 @@ export function generationCreation(ctx: GenerationsContext) {
             operation: params.operation,
             params: params as unknown as Record<string, unknown>,
             price: q.credits,
+            discount,
             holdKey,
             state: "queued",
             statusShown: input.statusShown ?? null,

@@ -67,7 +67,10 @@ function sumOfParts(prices: Prices, partSeconds: readonly number[]): PriceQuote 
     if (!part.ok) return part;
     credits += part.credits;
   }
-  return { ok: true, credits, unit: prices.table.dub.perMinute };
+  const unit = prices.table.dub.perMinute;
+  return prices.discount > 0
+    ? { ok: true, credits, unit, discount: prices.discount }
+    : { ok: true, credits, unit };
 }
 
 export interface DeliveredOutputs {

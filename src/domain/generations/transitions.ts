@@ -179,7 +179,7 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
           : {}),
       };
       if (g.state === "pending") {
-        const amount = settle(prices, paramsOf(g), g.price, got);
+        const amount = settle(prices.withDiscount(g.discount), paramsOf(g), g.price, got);
         const row = await move(tx, id, ["pending"], "completed", { ...patch, charged: amount });
         if (!row) return null;
         const charged = await credits.charge({ key: g.holdKey, amount }, tx);

@@ -45,37 +45,59 @@ export function loadPriceTable(path?: string): PriceTable {
   return parsed.data;
 }
 
-export type PriceQuote = { ok: true; credits: number; unit: number } | { ok: false; reason: "no_price" };
+/** `discount`: the percent taken off the list price (a plan's), when some was. */
+export type PriceQuote =
+  | { ok: true; credits: number; unit: number; discount?: number }
+  | { ok: false; reason: "no_price" };
+
+/** A price with `percent` off, rounded up to a whole credit: never free, never below what the rule says. */
+export const discounted = (credits: number, percent: number) => Math.ceil((credits * (100 - percent)) / 100);
 
 /** `record[key]` when the record has it as its own: a name from a request ("__proto__") never reads the prototype */
 function own<T>(record: Record<string, T> | undefined, key: string | undefined): T | undefined {
   return record && key !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
-export function createPrices(table: PriceTable) {
+/**
+ * The price list, with `discount` percent off every price it gives (a
+ * plan's; 0 for the list itself). A dub's parts are each discounted, as
+ * each is priced; a request's price and its settled charge go through the
+ * same functions, so what is shown, held and charged agree.
+ */
+export function createPrices(table: PriceTable, discount = 0) {
   function imageUnit(model: string, resolution?: string): number | undefined {
     const row = own(table.image, model);
     if (!row) return undefined;
     return own(row, resolution) ?? row.default ?? row["1K"];
   }
+  const priced = (unit: number | undefined, count: number): PriceQuote => {
+    if (unit === undefined) return { ok: false, reason: "no_price" };
+    if (discount === 0) return { ok: true, unit, credits: unit * count };
+    return { ok: true, unit, credits: discounted(unit * count, discount), discount };
+  };
   return {
     table,
+    discount,
     image(model: string, resolution: string | undefined, count: number): PriceQuote {
-      const unit = imageUnit(model, resolution);
-      return unit === undefined
-        ? { ok: false, reason: "no_price" }
-        : { ok: true, unit, credits: unit * count };
+      return priced(imageUnit(model, resolution), count);
     },
     video(model: string, resolution: string, seconds: number): PriceQuote {
-      const unit = own(own(table.video, model), resolution.toLowerCase());
-      return unit === undefined
-        ? { ok: false, reason: "no_price" }
-        : { ok: true, unit, credits: unit * seconds };
+      return priced(own(own(table.video, model), resolution.toLowerCase()), seconds);
     },
     dub(seconds: number): PriceQuote {
-      const minutes = dubbingBilledMinutes(seconds);
-      return { ok: true, unit: table.dub.perMinute, credits: minutes * table.dub.perMinute };
+      return priced(table.dub.perMinute, dubbingBilledMinutes(seconds));
+    },
+    /** The same list with `percent` off (a plan's discount; 0: the list itself). */
+    withDiscount(percent: number): Prices {
+      return percent === discount ? this : createPrices(table, percent);
     },
   };
 }
-export type Prices = ReturnType<typeof createPrices>;
+export interface Prices {
+  table: PriceTable;
+  discount: number;
+  image(model: string, resolution: string | undefined, count: number): PriceQuote;
+  video(model: string, resolution: string, seconds: number): PriceQuote;
+  dub(seconds: number): PriceQuote;
+  withDiscount(percent: number): Prices;
+}

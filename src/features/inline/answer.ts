@@ -19,6 +19,8 @@ import { inlineImageOptions } from "./remembered-image";
 
 export interface InlineAnswerDeps {
   prices: Prices;
+  /** the percent off the user's requests (their plan's): the offer shows the price Confirm holds */
+  discountOf(userId: number): Promise<number>;
   preferences: Preferences;
   offers: InlineOffers;
   generations: Pick<GenerationReads, "deliveredWithFiles">;
@@ -85,8 +87,11 @@ function cachedResults(g: Generation, t: BotContext["t"]): CachedResult[] {
 
 /** The image offer: its price with the user's remembered options, one picture, kept in Redis for Confirm. */
 async function imageOffer(ctx: BotContext, deps: InlineAnswerDeps, prompt: string, userId: number) {
-  const options = await inlineImageOptions(deps.preferences, userId);
-  const q = imageQuote(deps.prices, options);
+  const [options, discount] = await Promise.all([
+    inlineImageOptions(deps.preferences, userId),
+    deps.discountOf(userId),
+  ]);
+  const q = imageQuote(deps.prices.withDiscount(discount), options);
   if (!q.ok) return undefined;
   const params = { operation: "image" as const, prompt, ...options };
   const offerId = offerIdOf(userId, params, q.credits);

@@ -14,6 +14,7 @@ import type { InlineOffers } from "./offers";
 
 export interface InlineFeatureDeps {
   prices: Prices;
+  discountOf(userId: number): Promise<number>;
   preferences: Preferences;
   offers: InlineOffers;
   generations: Pick<GenerationCreation, "create" | "enqueueSubmit"> &

@@ -1,5 +1,6 @@
 import type { BotDeps } from "../../bot/context";
 import type { Feature } from "../../bot/feature";
+import type { PlanSubscriptions } from "../payments";
 import { createPreferences } from "../preferences";
 import { type InlineFeatureDeps, inlineFeature } from "./feature";
 import { inlineHelp } from "./help";
@@ -9,7 +10,10 @@ import { createInlineOffers } from "./offers";
 
 /** First of the features: a message sent via the bot (a placed offer) is nobody's answer to a conversation. */
 export const inline: Feature<
-  Pick<BotDeps, "config" | "db" | "redis"> & Pick<InlineFeatureDeps, "prices" | "generations" | "users">
+  Pick<BotDeps, "config" | "db" | "redis"> &
+    Pick<InlineFeatureDeps, "prices" | "generations" | "users"> & {
+      subscriptions: Pick<PlanSubscriptions, "discountOf">;
+    }
 > = {
   name: "inline",
   help: () => inlineHelp,
@@ -18,6 +22,7 @@ export const inline: Feature<
       phase: "first",
       composer: inlineFeature({
         ...deps,
+        discountOf: deps.subscriptions.discountOf,
         preferences: createPreferences(deps.db),
         inlineStorageChatId: deps.config.inlineStorageChatId,
         offers: createInlineOffers({ db: deps.db, redis: deps.redis, prefix: deps.config.redis.prefix }),

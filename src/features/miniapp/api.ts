@@ -40,7 +40,7 @@ export interface MiniAppDeps {
   prices: Prices;
   packs: readonly CreditPack[];
   plans: readonly Plan[];
-  subscriptions: Pick<PlanSubscriptions, "active">;
+  subscriptions: Pick<PlanSubscriptions, "active" | "discountOf">;
   adminIds: readonly number[];
   /** test payments: invoices say so, as /buy's */
   sandbox: boolean;

@@ -79,9 +79,10 @@ export async function composeParams(
   return { ok: true, params };
 }
 
-/** What a quote request prices: the chat's one quote function, a dubbing at its source's length (unknown: the maximum). */
+/** What a quote request prices at `prices` (the caller's): the chat's one quote function, a dubbing at its source's length (unknown: the maximum). */
 export async function priceOf(
-  deps: InputDeps & { prices: Prices },
+  deps: InputDeps,
+  prices: Prices,
   userId: number,
   request: QuoteRequest["request"],
 ): Promise<{ ok: true; credits: number | null; upTo: boolean } | { ok: false; error: "not_found" }> {
@@ -91,6 +92,6 @@ export async function priceOf(
     if (request.source && !source) return { ok: false, error: "not_found" };
     priced = { operation: "dub", durationSeconds: source?.durationSeconds };
   } else priced = request;
-  const q = quote(deps.prices, priced);
+  const q = quote(prices, priced);
   return { ok: true, credits: q.ok ? q.credits : null, upTo: q.ok && q.upTo === true };
 }

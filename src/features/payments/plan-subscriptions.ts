@@ -1,4 +1,5 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Plan } from "../../platform/config/plans";
 import type { Database, Transaction } from "../../platform/db/client";
 import { type PlanSubscription, planSubscriptions } from "../../platform/db/schema";
 
@@ -96,15 +97,24 @@ const activeOf = (row: PlanSubscription): ActivePlan => ({
   subscriptionChargeId: row.subscriptionChargeId,
 });
 
-export function createPlanSubscriptions(db: Database) {
+/** The plans' store; `plans`: those on sale now, whose discounts apply. */
+export function createPlanSubscriptions(db: Database, plans: readonly Plan[]) {
+  /** The user's plan while its period runs; undefined once it ended (or never was). */
+  async function active(userId: number): Promise<ActivePlan | undefined> {
+    const [row] = await db
+      .select()
+      .from(planSubscriptions)
+      .where(and(eq(planSubscriptions.userId, userId), gt(planSubscriptions.periodEndsAt, sql`now()`)));
+    return row ? activeOf(row) : undefined;
+  }
+
   return {
-    /** The user's plan while its period runs; undefined once it ended (or never was). */
-    async active(userId: number): Promise<ActivePlan | undefined> {
-      const [row] = await db
-        .select()
-        .from(planSubscriptions)
-        .where(and(eq(planSubscriptions.userId, userId), gt(planSubscriptions.periodEndsAt, sql`now()`)));
-      return row ? activeOf(row) : undefined;
+    active,
+
+    /** The percent off every request of this user: their running plan's, 0 without one (or when it is no longer on sale). */
+    async discountOf(userId: number): Promise<number> {
+      const plan = await active(userId);
+      return plan ? (plans.find((p) => p.id === plan.planId)?.discount ?? 0) : 0;
     },
 
     /** Marks the running plan's renewal cancelled (or resumed); false when no plan runs or it already was. */

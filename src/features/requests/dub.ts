@@ -96,14 +96,14 @@ function mediaFromParams(p: NonNullable<DubSeed["params"]>): MediaInput {
 /** /dub: a file or link, the target (and source) language from 30 (plus auto), the price, Confirm. */
 export function dubConversation(deps: ConversationDeps) {
   return async function dub(conversation: Conv, ctx: Context, seed: DubSeed): Promise<void> {
-    const { screen, t, who, available, language } = await openRequest(deps, conversation, ctx, seed);
+    const { screen, t, who, available, language, prices } = await openRequest(deps, conversation, ctx, seed);
     const rules = deps.dubRules ?? defaultDubInputRules;
     const fallback = defaultDubTarget(language);
     const remembered = seed.params
       ? undefined
       : dubLanguagesOfStored(await readRemembered(conversation, deps, who.userId, "dub"), fallback);
     const quoteOf = (s: DubRequest) =>
-      quote(deps.prices, { operation: "dub", durationSeconds: s.media.durationSeconds });
+      quote(prices, { operation: "dub", durationSeconds: s.media.durationSeconds });
     const spec: PanelSpec<DubRequest> = {
       summary: (s, price) =>
         [

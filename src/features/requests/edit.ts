@@ -57,7 +57,7 @@ interface EditRequest {
  */
 export function editConversation(deps: ConversationDeps) {
   return async function edit(conversation: Conv, ctx: Context, seed: EditSeed): Promise<void> {
-    const { screen, t, who, available } = await openRequest(deps, conversation, ctx, seed);
+    const { screen, t, who, available, prices } = await openRequest(deps, conversation, ctx, seed);
     const remembered =
       seed.params || seed.preset
         ? undefined
@@ -86,9 +86,9 @@ export function editConversation(deps: ConversationDeps) {
           ...rememberedLines(t, remembered !== undefined),
           priceLines(t, price, available),
         ].join("\n"),
-      settings: imageSettings<EditRequest>(t, deps.prices),
+      settings: imageSettings<EditRequest>(t, prices),
       toggles: [],
-      price: (s) => imageQuote(deps.prices, s.options),
+      price: (s) => imageQuote(prices, s.options),
       available,
     };
 

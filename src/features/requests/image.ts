@@ -39,9 +39,9 @@ export function imageConversation(deps: ConversationDeps) {
           ...rememberedLines(t, remembered !== undefined),
           priceLines(t, price, available),
         ].join("\n"),
-      settings: imageSettings<ImageRequest>(t, deps.prices),
+      settings: imageSettings<ImageRequest>(t, opening.prices),
       toggles: [],
-      price: (s) => imageQuote(deps.prices, s.options),
+      price: (s) => imageQuote(opening.prices, s.options),
       available,
     };
 

@@ -5,6 +5,7 @@ import { dubInputRules } from "../../domain/generations/inputs";
 import type { GenerationTransitions } from "../../domain/generations/transitions";
 import { type LinkProbeOptions, linkDurationProbe } from "../../platform/links/link-duration";
 import { linkKindProbe } from "../../platform/links/link-kind";
+import type { PlanSubscriptions } from "../payments";
 import { createPreferences } from "../preferences";
 import { cancelFeature } from "./cancel";
 import { type RequestFeatureDeps, requestCommands, requestFeatures } from "./feature";
@@ -26,6 +27,8 @@ type RequestsDeps = Pick<BotDeps, "config" | "db" | "redis"> &
       Pick<DeliveryRecords, "setStatusShown">;
     /** how links are read (tests point it at a stand-in) */
     linkProbe?: LinkProbeOptions | undefined;
+    /** the plans: a user's discount on the prices shown */
+    subscriptions: Pick<PlanSubscriptions, "discountOf">;
   };
 
 /**
@@ -45,6 +48,7 @@ export const requests: Feature<RequestsDeps> = {
       { phase: "first", composer: cancelFeature({ generations: deps.generations }) },
       ...requestFeatures({
         ...deps,
+        discountOf: deps.subscriptions.discountOf,
         preferences,
         linkDuration: linkDurationProbe(deps.linkProbe),
         dubRules,
@@ -55,6 +59,7 @@ export const requests: Feature<RequestsDeps> = {
         composer: sentOffersFeature({
           sent: createSentStore({ redis: deps.redis, prefix: deps.config.redis.prefix }),
           prices: deps.prices,
+          discountOf: deps.subscriptions.discountOf,
           ledger: deps.ledger,
           preferences,
           dubRules,

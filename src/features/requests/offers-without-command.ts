@@ -36,6 +36,8 @@ import { priceLines, summaryPromptLength } from "./summary";
 export interface SentOffersDeps {
   sent: SentStore;
   prices: Prices;
+  /** the percent off the user's requests (their plan's): offers show the price they would pay */
+  discountOf(userId: number): Promise<number>;
   /** the balance beside each offer's price */
   ledger: Pick<Ledger, "account">;
   /** the remembered image options a text's offer is priced with */
@@ -147,7 +149,11 @@ export function sentOffersFeature(deps: SentOffersDeps): Composer<BotContext> {
   const replyTo = (messageId: number) => ({
     reply_parameters: { message_id: messageId, allow_sending_without_reply: true },
   });
-  const balance = async (userId: number) => (await deps.ledger.account(userId)).available;
+  /** What an offer's price reads for this user: their balance, and the prices less their plan's discount. */
+  const pricing = async (userId: number) => {
+    const [account, discount] = await Promise.all([deps.ledger.account(userId), deps.discountOf(userId)]);
+    return { available: account.available, prices: deps.prices.withDiscount(discount) };
+  };
   const remembered = async (ctx: MessageContext, operation: "image" | "edit" | "video") =>
     deps.preferences?.get(ctx.from.id, operation).catch((err: unknown) => {
       ctx.logger.warn({ err, userId: ctx.from.id }, "remembered options unreadable: defaults offered");
@@ -157,7 +163,8 @@ export function sentOffersFeature(deps: SentOffersDeps): Composer<BotContext> {
   /** An edit's price with the user's remembered options (the photo's proportions otherwise), and the balance. */
   const photosPrice = async (ctx: MessageContext, first: PhotoInput) => {
     const options = imageOptionsOfStored(await remembered(ctx, "edit")) ?? defaultImageOptions(first);
-    return priceLines(ctx.t, imageQuote(deps.prices, options), await balance(ctx.from.id));
+    const { available, prices } = await pricing(ctx.from.id);
+    return priceLines(ctx.t, imageQuote(prices, options), available);
   };
 
   const offerPhotos = async (ctx: MessageContext, messageId: number, record: SentPhotos) => {
@@ -207,10 +214,11 @@ export function sentOffersFeature(deps: SentOffersDeps): Composer<BotContext> {
 
   const offerDub = async (ctx: MessageContext, messageId: number, media: MediaInput) => {
     await deps.sent.keep(ctx.chat.id, messageId, { kind: "media", userId: ctx.from.id, media });
-    const price = quote(deps.prices, { operation: "dub", durationSeconds: media.durationSeconds });
+    const { available, prices } = await pricing(ctx.from.id);
+    const price = quote(prices, { operation: "dub", durationSeconds: media.durationSeconds });
     const text = [
       ctx.t("sent-media-offer", { kind: media.kind ?? "audio" }),
-      priceLines(ctx.t, price, await balance(ctx.from.id)),
+      priceLines(ctx.t, price, available),
     ].join("\n");
     const keyboard = offerKeyboard(ctx.t, messageId, [["dub", "sent-btn-dub"]]);
     await ctx.reply(text, { reply_markup: keyboard, ...replyTo(messageId) });
@@ -223,12 +231,13 @@ export function sentOffersFeature(deps: SentOffersDeps): Composer<BotContext> {
     const rememberedImage = imageOptionsOfStored(await remembered(ctx, "image"));
     const options = rememberedImage ?? defaultImageOptions();
     const video = videoOptionsOfStored(await remembered(ctx, "video")) ?? defaultVideoOptions();
-    const videoPrice = quote(deps.prices, { operation: "video", ...video });
+    const { available, prices } = await pricing(userId);
+    const videoPrice = quote(prices, { operation: "video", ...video });
     const lines = [
       ctx.t("sent-text-offer"),
       ...imageOptionLines(ctx.t, options),
       ...rememberedLines(ctx.t, rememberedImage !== undefined),
-      priceLines(ctx.t, imageQuote(deps.prices, options), await balance(userId)),
+      priceLines(ctx.t, imageQuote(prices, options), available),
       videoPrice.ok
         ? ctx.t("sent-video-price", {
             price: videoPrice.credits,

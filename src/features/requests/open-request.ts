@@ -9,6 +9,8 @@ import type { ConfirmDeps } from "./confirm-request";
 
 export interface ConversationDeps extends ConfirmDeps {
   prices: Prices;
+  /** the percent off the user's requests (their plan's) */
+  discountOf(userId: number): Promise<number>;
   /** the balance a conversation starts from */
   ledger: Pick<Ledger, "account">;
   /** reads a dubbing link's length before it is priced (default: the production probe) */
@@ -20,16 +22,23 @@ export interface ConversationDeps extends ConfirmDeps {
 export interface RequestOpening extends Opening {
   /** credits available when the conversation started */
   available: number;
+  /** the prices this user pays: the list, less their plan's discount when the conversation started */
+  prices: Prices;
 }
 
-/** A request's conversation opens with who asks, in which language, and the balance it starts from. */
+/** A request's conversation opens with who asks, in which language, the balance it starts from and the prices it shows. */
 export async function openRequest(
-  deps: Pick<ConversationDeps, "ledger">,
+  deps: Pick<ConversationDeps, "ledger" | "prices" | "discountOf">,
   conversation: Conv,
   ctx: Context,
   seed: SeedBase,
 ): Promise<RequestOpening> {
   const opening = await openConversation(conversation, ctx, seed);
-  const { available } = await conversation.external(() => deps.ledger.account(opening.who.userId));
-  return { ...opening, available };
+  const { userId } = opening.who;
+  // one step of the replay log: the balance and the discount, both plain numbers
+  const { available, discount } = await conversation.external(async () => {
+    const [account, percent] = await Promise.all([deps.ledger.account(userId), deps.discountOf(userId)]);
+    return { available: account.available, discount: percent };
+  });
+  return { ...opening, available, prices: deps.prices.withDiscount(discount) };
 }

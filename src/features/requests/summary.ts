@@ -9,12 +9,13 @@ export function priced(t: Translate, label: string, credits: number | null | und
   return typeof credits === "number" ? t("cv-choice-price", { label, price: credits }) : label;
 }
 
-/** The last line of every summary, set apart: the price and the balance. */
+/** The last line of every summary, set apart: the price and the balance (and the plan's discount in it). */
 export function priceLines(t: Translate, quote: Quote, available: number): string {
   const line = quote.ok
     ? t(quote.upTo ? "cv-line-price-up-to" : "cv-line-price", { price: quote.credits, available })
     : t("cv-line-no-price", { available });
-  return `\n${line}`;
+  const discount = quote.ok && quote.discount ? `\n${t("cv-line-plan-discount", { discount: quote.discount })}` : "";
+  return `\n${line}${discount}`;
 }
 
 /** Confirm's label: the price it charges, "up to" where the charge may come out lower. */

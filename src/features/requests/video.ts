@@ -158,9 +158,9 @@ export function videoConversation(deps: ConversationDeps) {
           ...rememberedLines(t, remembered !== undefined),
           priceLines(t, price, available),
         ].join("\n"),
-      settings: videoSettings(t, deps.prices),
+      settings: videoSettings(t, opening.prices),
       toggles: videoToggles(t),
-      price: (s) => videoQuote(deps.prices, s.options),
+      price: (s) => videoQuote(opening.prices, s.options),
       available,
     };
 

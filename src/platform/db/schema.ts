@@ -160,6 +160,8 @@ export const generations = pgTable(
     operation: text("operation").$type<Operation>().notNull(),
     params: jsonb("params").$type<Record<string, unknown>>().notNull(),
     price: integer("price").notNull(),
+    /** percent off the list price at confirm (the user's plan): the charge settles at the same discount */
+    discount: integer("discount").notNull().default(0),
     holdKey: text("hold_key").notNull(),
     state: text("state").$type<GenerationState>().notNull(),
     taskId: text("task_id"),

@@ -1,6 +1,6 @@
 import type { Locator } from "playwright-core";
 import { describe, expect, test } from "vitest";
-import { openMiniApp, panelShot, playgroundSuite } from "../../support/browser-suite";
+import { openMiniApp, pageShot, panelShot, playgroundSuite } from "../../support/browser-suite";
 import type { ChatPage } from "../../support/chromium";
 
 const shot = (chat: ChatPage, name: string) => panelShot(chat, name, "mini-app");
@@ -95,7 +95,7 @@ describe("the Mini App inside the playground, in Chromium", () => {
     const packId = await pack.getAttribute("data-pack");
     const total = Number(await pack.getAttribute("data-credits"));
     await app.getByTestId(`buy-${packId}`).click();
-    const invoice = chat.page.getByTestId("mini-app-invoice");
+    const invoice = chat.page.getByTestId("invoice-form");
     await invoice.waitFor();
     await invoice.getByRole("button", { name: /^Pay/ }).click();
     await chat.page
@@ -108,6 +108,62 @@ describe("the Mini App inside the playground, in Chromium", () => {
       .toBe(before + total);
     await shot(chat, "credits");
   });
+
+  test("a monthly plan: subscribed from /plans, a month passes with the renewal delivered twice (granted once), cancelled; /balance and the app show it", async () => {
+    const chat = await chatAs("Alex");
+    await chat.type("/plans");
+    await chat.waitForBot("Monthly plans");
+    // Telegram sells a subscription by link only: the button opens its payment form, a month's price
+    await chat.page
+      .getByTestId("invoice-link-button")
+      .filter({ hasText: /^Subscribe to plus/ })
+      .last()
+      .click();
+    const form = chat.page.getByTestId("invoice-form");
+    await form.getByRole("button", { name: "Subscribe: ⭐️ 250 a month" }).click();
+    const started = await chat.waitForBot(/Plan plus: 300 credits added, active until \d{4}-\d{2}-\d{2}/);
+    const balanceIn = async (message: Locator) =>
+      Number(/Your balance: (\d+) credits/.exec((await message.textContent()) ?? "")?.[1]);
+    const afterFirst = await balanceIn(started);
+
+    await chat.page.getByTestId("renew-twice").check();
+    await chat.page.getByTestId("renew-subscriptions").click();
+    const renewal = `Your balance: ${afterFirst + 300} credits`;
+    // both deliveries answered with the same receipt: the credits came once
+    await expect.poll(() => chat.botMessages().filter({ hasText: renewal }).count()).toBe(2);
+    const receipt = (await chat.botMessage(renewal).textContent()) ?? "";
+    const until = /active until (\d{4}-\d{2}-\d{2})/.exec(receipt)?.[1];
+    expect(until).toBeDefined();
+    await chat.type("/balance");
+    await chat.waitForBot(
+      new RegExp(`Available: ${afterFirst + 300}[\\s\\S]*📅 Plan plus: renews on ${until}`),
+    );
+    await pageShot(chat, "plan-renewed", "playground", "playground");
+
+    const app = await openApp(chat);
+    await app.getByTestId("tab-credits").click();
+    await expect(app.getByTestId("active-plan").textContent()).resolves.toBe(
+      `📅 Plan plus: renews on ${until}.`,
+    );
+    expect(await shownNumber(app.getByTestId("balance-available"))).toBe(afterFirst + 300);
+    // a renewing plan is not offered again
+    expect(await app.getByTestId("plan").count()).toBe(0);
+    await shot(chat, "plan");
+    await chat.page.getByTestId("mini-app-close").click();
+
+    await chat.type("/plans");
+    await chat.waitForBot(`Plan plus: renews on ${until}`);
+    await chat.press("Cancel the plan");
+    await chat.waitForBot(`Your plan plus will not renew. It stays active until ${until}.`);
+    await chat.type("/balance");
+    await chat.waitForBot(`📅 Plan plus: ends on ${until}, not renewed.`);
+    // the next month: Telegram charges nothing, and the bot grants nothing
+    await chat.page.getByTestId("renew-twice").uncheck();
+    await chat.page.getByTestId("renew-subscriptions").click();
+    await chat.page.getByTestId("toast").filter({ hasText: "No subscription renewed" }).waitFor();
+    await chat.type("/balance");
+    await chat.waitForBot(new RegExp(`Available: ${afterFirst + 300}[\\s\\S]*ends on ${until}`));
+  }, 90_000);
 
   test("an admin sees today's numbers equal to /stats", async () => {
     const chat = await chatAs("Morgan");

@@ -451,6 +451,53 @@ describe("the Mini App's API", () => {
     expect((await app.post("/buy", { packId: "nope" })).status).toBe(404);
   });
 
+  test("plans: /credits lists them in /plans' words; Subscribe gives a subscription link; paid, the plan shows as /balance says it", async () => {
+    const user = await startedUser(h);
+    const app = appClient(h, user);
+    const plan = h.config.plans[0]!;
+    const before = await app.get<CreditsResponse>("/credits");
+    expect(before.body.plan).toBeNull();
+    expect(before.body.plans).toEqual([
+      {
+        ...plan,
+        text: translateFor("en", "plan-summary", {
+          plan: plan.id,
+          credits: plan.credits,
+          discount: plan.discount,
+          stars: plan.stars,
+        }),
+      },
+    ]);
+    const subscribed = await app.post<{ invoiceLink: string }>("/buy", { planId: plan.id });
+    expect(subscribed.status).toBe(200);
+    const call = h.tg.callsOf("createInvoiceLink").at(-1);
+    expect(call?.params).toMatchObject({ currency: "XTR", subscription_period: 2_592_000 });
+    expect(parsePayload(String(call?.params.payload))).toMatchObject({
+      product: "plan",
+      id: plan.id,
+      userId: user.id,
+    });
+    expect((await app.post("/buy", { planId: "nope" })).status).toBe(404);
+    // one thing at a time: a pack and a plan together are not a request
+    expect((await app.post("/buy", { packId: "s", planId: plan.id })).status).toBe(400);
+
+    const paid = await user.pay(subscribed.body.invoiceLink);
+    if (!paid.ok) throw new Error("the subscription was not paid");
+    const until = paid.message.successful_payment?.subscription_expiration_date ?? 0;
+    const after = await eventually(async () => {
+      const answer = await app.get<CreditsResponse>("/credits");
+      return answer.body.plan ? answer.body : undefined;
+    });
+    const date = new Date(until * 1000).toISOString().slice(0, 10);
+    expect(after.plan).toEqual({
+      id: plan.id,
+      until: new Date(until * 1000).toISOString(),
+      renews: true,
+      text: translateFor("en", "plan-active-renews", { plan: plan.id, date }),
+    });
+    expect(after.entries[0]).toMatchObject({ label: "plan", amount: plan.credits });
+  });
+
   test("admins: /stats' numbers as today and per day; broadcasts with their totals; others get 404", async () => {
     const user = await startedUser(h);
     await madeInApp(user, "an admin's chart");

@@ -118,15 +118,15 @@ describe("the playground opens Mini Apps", () => {
 
     // cancelled: nothing paid, and the app is told so
     await frame().locator("#buy").click();
-    await page.getByTestId("mini-app-invoice").getByText("⭐️ 50", { exact: true }).waitFor();
-    await page.getByTestId("mini-app-invoice-cancel").click();
+    await page.getByTestId("invoice-form").getByText("⭐️ 50", { exact: true }).waitFor();
+    await page.getByTestId("invoice-cancel").click();
     await expect
       .poll(events)
       .toContain(JSON.stringify({ eventType: "invoice_closed", eventData: { slug, status: "cancelled" } }));
     expect(approved).toEqual([]);
 
     await frame().locator("#buy").click();
-    await page.getByTestId("mini-app-invoice").getByRole("button", { name: /^Pay/ }).click();
+    await page.getByTestId("invoice-form").getByRole("button", { name: /^Pay/ }).click();
     await expect
       .poll(events)
       .toContain(JSON.stringify({ eventType: "invoice_closed", eventData: { slug, status: "paid" } }));

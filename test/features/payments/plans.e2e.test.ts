@@ -1,9 +1,12 @@
-import { and, eq, like } from "drizzle-orm";
+import { and, eq, isNotNull, like } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import type { BotMessage, TestUser } from "../../../sandbox/playground/telegram";
 import { planPeriodKey, purchaseRefundKey } from "../../../src/domain/credits/entry-keys";
+import { defaultImageOptions } from "../../../src/domain/generations/image-options";
+import { quote } from "../../../src/domain/generations/quote";
+import { createPrices, discounted, loadPriceTable } from "../../../src/domain/pricing/prices";
 import { createPlanSubscriptions } from "../../../src/features/payments";
-import { ledgerEntries, payments, planSubscriptions } from "../../../src/platform/db/schema";
+import { generations, ledgerEntries, payments, planSubscriptions } from "../../../src/platform/db/schema";
 import { translate } from "../../../src/platform/i18n/i18n";
 import { chatMoment } from "../../../src/platform/i18n/moments";
 import { eventually, type Harness, startedUser, startHarness } from "../../support/harness";
@@ -13,6 +16,8 @@ const adminId = 5_000_000_001;
 
 /** The one plan these tests sell: 250 Stars a month for 300 credits and 20% off. */
 const plan = { id: "pro", stars: 250, credits: 300, discount: 20 };
+const listPrices = createPrices(loadPriceTable());
+const defaultImage = { operation: "image" as const, ...defaultImageOptions() };
 
 describe("monthly plans paid by Stars subscriptions (sandbox: test payments)", () => {
   let h: Harness;
@@ -194,9 +199,42 @@ describe("monthly plans paid by Stars subscriptions (sandbox: test payments)", (
       .where(eq(ledgerEntries.key, purchaseRefundKey(chargeId)));
     expect(taken).toHaveLength(1);
     expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: 100 });
-    expect(await createPlanSubscriptions(h.runtime.db).active(user.id)).toBeUndefined();
+    expect(await createPlanSubscriptions(h.runtime.db, []).active(user.id)).toBeUndefined();
     const balance = await ask(user, "/balance", en("balance", { available: 100, held: 0 }).split("\n")[0]!);
     expect(balance.text).not.toContain("📅");
+  });
+
+  test("a running plan takes its discount off every request: the price shown, held and charged, and said in the summary", async () => {
+    const { user } = await subscriber();
+    const list = quote(listPrices, defaultImage);
+    if (!list.ok) throw new Error("no list price for the default image");
+    const price = discounted(list.credits, plan.discount);
+    expect(price).toBeLessThan(list.credits);
+    const sent = await user.send("/image a lighthouse at dusk");
+    const offer = await user.waitFor(
+      (m) => Boolean(m.text?.includes(en("cv-line-plan-discount", { discount: 20 }))),
+      {
+        after: sent,
+      },
+    );
+    expect(offer.text).toContain(en("cv-line-price", { price, available: 400 }));
+    await user.press(/✅/, { message: offer });
+    const [made] = await eventually(async () => {
+      const rows = await h.db.db
+        .select()
+        .from(generations)
+        .where(and(eq(generations.userId, user.id), isNotNull(generations.charged)));
+      return rows.length > 0 ? rows : undefined;
+    });
+    expect(made).toMatchObject({ price, discount: 20, charged: price });
+    expect(await h.runtime.ledger.account(user.id)).toMatchObject({ available: 400 - price, held: 0 });
+
+    // without a plan: the list price, and no discount line
+    const other = await startedUser(h);
+    const plain = await other.send("/image a lighthouse at dusk");
+    const listed = await other.waitFor((m) => Boolean(m.text?.includes("💳")), { after: plain });
+    expect(listed.text).toContain(en("cv-line-price", { price: list.credits, available: 100 }));
+    expect(listed.text).not.toContain("📅");
   });
 
   test("a renewal paid while the bot is down, its update lost, is granted once by the reconciler as the bot starts", async () => {

@@ -143,7 +143,7 @@ export function dubSourcePreparer(deps: DubSourceDeps) {
     }
     // the parts are cut within these budgets: what the service can bill for them, held or not sent
     const budgets = dubBudgets(seconds);
-    const needed = budgetsPrice(deps.prices, budgets);
+    const needed = budgetsPrice(deps.prices.withDiscount(g.discount), budgets);
     if (!needed.ok || needed.credits > g.price) {
       deps.logger.info(
         { generationId: g.id, seconds, held: g.price, needed: needed.ok ? needed.credits : null },

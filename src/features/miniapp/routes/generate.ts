@@ -9,6 +9,7 @@ import type { GenerationReads } from "../../../domain/generations/reads";
 import { type Refusal, refusalText } from "../../../domain/generations/refusal";
 import type { Prices } from "../../../domain/pricing/prices";
 import type { Translate, TranslateFor } from "../../../platform/i18n/i18n";
+import type { PlanSubscriptions } from "../../payments";
 import { answer, fail, invalid, jsonBody } from "../answers";
 import { composeParams, priceOf } from "../compose";
 import * as contract from "../contract";
@@ -24,6 +25,8 @@ export interface GenerateRoutesDeps extends Omit<UploadDeps, "inputs">, Omit<Rem
   inputs: Pick<KeptInputs, "find" | "keep">;
   generations: Pick<GenerationCreation, "create"> & Pick<GenerationReads, "get">;
   prices: Prices;
+  /** the percent off the caller's requests (their plan's) */
+  subscriptions: Pick<PlanSubscriptions, "discountOf">;
   ledger: Pick<Ledger, "account">;
   t: TranslateFor;
   guards: RouteGuards;
@@ -82,13 +85,18 @@ export function generateRoutes(deps: GenerateRoutesDeps): Hono<AppEnv> {
     if (!body.success) return invalid(c, body.error);
     const userId = c.get("caller").id;
     const { request } = body.data;
-    const priced = await priceOf(deps, userId, request);
+    const [{ available, held }, discount] = await Promise.all([
+      deps.ledger.account(userId),
+      deps.subscriptions.discountOf(userId),
+    ]);
+    // the caller's prices: less their plan's discount, as the chat's and as /generate holds
+    const prices = deps.prices.withDiscount(discount);
+    const priced = await priceOf(deps, prices, userId, request);
     if (!priced.ok) return fail(c, { error: "not_found" });
-    const { available, held } = await deps.ledger.account(userId);
     return answer(c, contract.quoteResponse, {
       credits: priced.credits,
       upTo: priced.upTo,
-      choices: request.operation === "dub" ? {} : choicePrices(deps.prices, request),
+      choices: request.operation === "dub" ? {} : choicePrices(prices, request),
       balance: { available, held },
     });
   });

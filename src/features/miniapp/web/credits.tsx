@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import type { Balance, CreditsResponse, Pack } from "../contract";
+import type { Balance, BuyRequest, CreditsResponse, Pack, PlanOffer } from "../contract";
 import { ErrorLine, failureText, Loading, Notice, Num, useEnv } from "./shared";
 import { telegram } from "./telegram";
 
@@ -7,8 +7,8 @@ import { telegram } from "./telegram";
 const afterPaymentChecks = [500, 1000, 2000, 4000, 8000];
 
 /**
- * Balance, held credits, the latest movements, and the packs: Buy opens a Stars
- * invoice in Telegram. The balance shown is the page's one (`balance`), which
+ * Balance, held credits, the running plan, the latest movements, the packs and
+ * the monthly plans: Buy and Subscribe open a Stars invoice in Telegram. The balance shown is the page's one (`balance`), which
  * each load here refreshes.
  */
 export function Credits(props: { balance: Balance | undefined; onBalance(balance: Balance): void }) {
@@ -59,12 +59,12 @@ export function Credits(props: { balance: Balance | undefined; onBalance(balance
     [load, data, w],
   );
 
-  const buy = async (packId: string) => {
+  const buy = async (wanted: BuyRequest) => {
     if (buying) return;
-    setBuying(packId);
+    setBuying("packId" in wanted ? wanted.packId : `plan:${wanted.planId}`);
     setStatus(undefined);
     try {
-      const { invoiceLink } = await api.buy({ packId });
+      const { invoiceLink } = await api.buy(wanted);
       if (!telegram.openInvoice(invoiceLink)) {
         setBuying(undefined);
         setStatus({ kind: "error", text: w.t("buy-no-telegram") });
@@ -93,14 +93,36 @@ export function Credits(props: { balance: Balance | undefined; onBalance(balance
           <span class="hint">{w.t("balance-held")}</span>
         </div>
       </div>
+      {data.plan && (
+        <p
+          class="plan"
+          data-testid="active-plan"
+          data-plan={data.plan.id}
+          data-renews={String(data.plan.renews)}
+          dir="auto"
+        >
+          {data.plan.text}
+        </p>
+      )}
 
       <h2>{w.t("packs")}</h2>
       {data.packs.length === 0 && <p class="hint">{w.t("buy-off")}</p>}
       <ul class="packs">
         {data.packs.map((pack) => (
-          <PackItem key={pack.id} pack={pack} busy={buying} onBuy={buy} />
+          <PackItem key={pack.id} pack={pack} busy={buying} onBuy={(packId) => buy({ packId })} />
         ))}
       </ul>
+      {/* a renewing plan is not sold again (the checkout refuses a second subscription): cancel it in the chat's /plans */}
+      {data.plans.length > 0 && !data.plan?.renews && (
+        <>
+          <h2>{w.t("plans")}</h2>
+          <ul class="packs">
+            {data.plans.map((plan) => (
+              <PlanItem key={plan.id} plan={plan} busy={buying} onSubscribe={(planId) => buy({ planId })} />
+            ))}
+          </ul>
+        </>
+      )}
       {status && <Notice kind={status.kind} text={status.text} testid="buy-status" />}
 
       <h2>{w.t("movements")}</h2>
@@ -142,6 +164,26 @@ function PackItem(props: { pack: Pack; busy: string | undefined; onBuy(packId: s
         onClick={() => props.onBuy(pack.id)}
       >
         {w.t("pack-buy", { stars: pack.stars })}
+      </button>
+    </li>
+  );
+}
+
+function PlanItem(props: { plan: PlanOffer; busy: string | undefined; onSubscribe(planId: string): void }) {
+  const { w } = useEnv();
+  const { plan } = props;
+  return (
+    <li data-testid="plan" data-plan={plan.id} data-credits={plan.credits}>
+      <span dir="auto">{plan.text}</span>
+      <button
+        type="button"
+        class="primary"
+        data-testid={`subscribe-${plan.id}`}
+        disabled={props.busy !== undefined}
+        aria-busy={props.busy === `plan:${plan.id}`}
+        onClick={() => props.onSubscribe(plan.id)}
+      >
+        {w.t("plan-subscribe", { stars: plan.stars })}
       </button>
     </li>
   );

@@ -208,6 +208,7 @@ cv-line-target = { cv-label-target }: { $value }
 cv-line-source = { cv-label-source }: { $value }
 # $price: the exact price; $available: the balance
 cv-line-price = 💳 Price: { $price } credits (balance: { $available })
+cv-line-plan-discount = 📅 { $discount }% off with your monthly plan
 cv-line-no-price = 💳 No price for these options (balance: { $available })
 cv-on = on
 cv-off = off

@@ -193,6 +193,7 @@ cv-line-length-unknown = طول: نامعلوم (لینک با قیمت { $minut
 cv-line-target = ‏{ cv-label-target }: { $value }
 cv-line-source = ‏{ cv-label-source }: { $value }
 cv-line-price = 💳 هزینه: { $price } اعتبار (موجودی: { $available })
+cv-line-plan-discount = 📅 { $discount }٪ تخفیف با اشتراک ماهانهٔ شما
 cv-line-no-price = 💳 این گزینه‌ها قیمت ندارند (موجودی: { $available })
 cv-on = روشن
 cv-off = خاموش

@@ -8,3 +8,5 @@ CREATE TABLE "plan_subscriptions" (
 	"started_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
+--> statement-breakpoint
+ALTER TABLE "generations" ADD COLUMN "discount" integer DEFAULT 0 NOT NULL;
