@@ -11,7 +11,7 @@ import type { PaymentStore } from "./store";
 /** Stars payments: /buy, checkout, refunds, the store of payments and its reconciler. Code outside this folder imports it from here only. */
 export { buyButton, buyKeyboard } from "./feature";
 export { invoiceLink, packInvoice, planInvoice } from "./invoice";
-export { type ActivePlan, createPlanSubscriptions, type PlanSubscriptions } from "./plan-subscriptions";
+export { createPlanSubscriptions, type PlanSubscriptions } from "./plan-subscriptions";
 export { activePlanLine, planSummary } from "./plans";
 export { refundNotice } from "./refunds";
 export { createPaymentStore, type Payment, type PaymentHooks, type PaymentStore } from "./store";
