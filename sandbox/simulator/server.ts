@@ -120,6 +120,9 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: opts.port ?? 0, hostname: host }, () => resolve(s));
     s.once("error", reject);
+    // as a real service, idle connections are kept well past a client's reuse of them: Node's 5 s
+    // default races the client's own 4 s on a loaded machine and resets a request in flight (ECONNRESET)
+    if ("keepAliveTimeout" in s) s.keepAliveTimeout = 65_000;
   });
   const { port } = server.address() as AddressInfo;
   const reachableHost =

@@ -217,5 +217,8 @@ export function listen(app: Hono, port: number): Promise<RunningServer> {
       });
     });
     server.once("error", reject);
+    // as Telegram's servers, idle connections are kept well past a client's reuse of them: Node's
+    // 5 s default races the client's own 4 s on a loaded machine and resets a request in flight
+    if ("keepAliveTimeout" in server) server.keepAliveTimeout = 65_000;
   });
 }
