@@ -14,7 +14,8 @@ export function priceLines(t: Translate, quote: Quote, available: number): strin
   const line = quote.ok
     ? t(quote.upTo ? "cv-line-price-up-to" : "cv-line-price", { price: quote.credits, available })
     : t("cv-line-no-price", { available });
-  const discount = quote.ok && quote.discount ? `\n${t("cv-line-plan-discount", { discount: quote.discount })}` : "";
+  const discount =
+    quote.ok && quote.discount ? `\n${t("cv-line-plan-discount", { discount: quote.discount })}` : "";
   return `\n${line}${discount}`;
 }
 
