@@ -20,6 +20,7 @@ export const adminCommands = [
   "ban",
   "unban",
   "promo",
+  "moderation",
   "broadcast",
   "broadcast_cancel",
 ] as const;

@@ -11,6 +11,7 @@ import { broadcasts } from "../features/broadcasts";
 import { groups } from "../features/groups";
 import { inline } from "../features/inline";
 import { miniApp } from "../features/miniapp";
+import { moderation } from "../features/moderation";
 import { payments } from "../features/payments";
 import { preferences } from "../features/preferences";
 import { promo } from "../features/promo";
@@ -45,6 +46,7 @@ export const features: readonly Feature<FeatureDeps, WorkerFeatureDeps>[] = [
   promo,
   payments,
   admin,
+  moderation,
   miniApp,
 ];
 checkFeatureOrder(features);

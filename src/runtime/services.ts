@@ -13,6 +13,7 @@ import { knownCosts, pricesBelowCost } from "../domain/pricing/cost-check";
 import { createPrices, loadPriceTable } from "../domain/pricing/prices";
 import { createUsers } from "../domain/users/users";
 import { broadcastQueue, createBroadcastStore } from "../features/broadcasts";
+import { createPromptRules } from "../features/moderation";
 import { createPaymentStore, createPlanSubscriptions, type PaymentStore } from "../features/payments";
 import { referralHooks, referralNotifier } from "../features/referrals";
 import type { Config } from "../platform/config/config";
@@ -91,11 +92,17 @@ export async function openServices(config: Config, options: ServiceOptions, stop
   });
   const alert = operatorAlert(api, redis, config, options, async (id) => (await users.get(id))?.language);
   const subscriptions = createPlanSubscriptions(db, config.plans);
+  const promptRules = createPromptRules({ db, settingRules: config.refusedPrompts });
   generations = createGenerations({
     db,
     credits: ledger,
     prices,
     discountOf: subscriptions.discountOf,
+    screenPrompt: async (userId, operation, prompt) => {
+      const rule = await promptRules.screen(userId, operation, prompt);
+      if (rule !== undefined) metrics.promptsRefused.inc({ operation });
+      return rule;
+    },
     queues: gq,
     clock,
     logger,
@@ -149,6 +156,8 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     payments: countSales(referralBonus.withNotices(createPaymentStore(db, ledger, referralBonus)), metrics),
     /** monthly plans: whose runs, until when, whether it renews, and its discount */
     subscriptions,
+    /** the refused words and patterns, and the refusals they made */
+    promptRules,
     /** the last ledger audit's result, for every process's /metrics */
     audits,
     store,

@@ -15,6 +15,8 @@ export interface GenerationsOptions {
   prices: Prices;
   /** the percent off a user's requests (their plan's); none when not given */
   discountOf?(userId: number): Promise<number>;
+  /** the operator's refused rule a prompt matches (the refusal recorded), or undefined; none refused when not given */
+  screenPrompt?(userId: number, operation: Operation, prompt: string): Promise<string | undefined>;
   queues: GenerationQueues;
   clock: Clock;
   logger: Logger;

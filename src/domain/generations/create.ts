@@ -15,7 +15,7 @@ class Abort<T> extends Error {
 
 /** The first arrow (→ queued): validate, price, hold and insert in one transaction, idempotent on the key. */
 export function generationCreation(ctx: GenerationsContext) {
-  const { db, credits, prices, queues, logger, discountOf } = ctx;
+  const { db, credits, prices, queues, logger, discountOf, screenPrompt } = ctx;
 
   async function create(input: CreateInput): Promise<CreateResult> {
     const parsed = generationParams.safeParse(input.params);
@@ -28,6 +28,14 @@ export function generationCreation(ctx: GenerationsContext) {
     const existing = await db.select().from(generations).where(eq(generations.requestKey, input.key));
     if (existing[0]) return { ok: true, generation: existing[0], created: false };
 
+    // before any price is held: a prompt the operator refuses makes nothing, on every surface
+    if (params.operation !== "dub" && screenPrompt) {
+      const rule = await screenPrompt(input.userId, params.operation, params.prompt);
+      if (rule !== undefined) {
+        logger.info({ userId: input.userId, operation: params.operation, rule }, "prompt refused by a rule");
+        return { ok: false, reason: "refused_prompt" };
+      }
+    }
     // the user's plan, as the price they were shown read it: a price shown before the plan began (or ended) is a changed price
     const discount = discountOf ? await discountOf(input.userId) : 0;
     const q = quote(prices.withDiscount(discount), params);

@@ -17,6 +17,8 @@ export function refusalText(t: Translate, refusal: Refusal): string {
       return t("cv-no-price");
     case "banned":
       return t("banned-notice");
+    case "refused_prompt":
+      return t("prompt-refused");
     case "invalid":
       return t("cv-invalid", { problem: refusal.message });
   }

@@ -45,6 +45,8 @@ export type CreateResult =
   | { ok: false; reason: "insufficient"; price: number; available: number; missing: number }
   | { ok: false; reason: "invalid"; message: string }
   | { ok: false; reason: "no_price" }
+  /** the prompt matches one of the operator's refused words or patterns */
+  | { ok: false; reason: "refused_prompt" }
   | { ok: false; reason: "price_changed"; price: number }
   /** an admin banned the user: nothing is created or held */
   | { ok: false; reason: "banned" };

@@ -9,6 +9,7 @@ import type { Users } from "../../domain/users/users";
 import type { Database } from "../../platform/db/client";
 import { argumentsOf } from "../../platform/lib/command-words";
 import { messageOf } from "../../platform/lib/message-of";
+import { refusalCounts } from "../moderation";
 import type { PaymentStore } from "../payments";
 import { newestPromoCodes } from "../promo";
 import { registerBan } from "./ban";
@@ -46,11 +47,12 @@ export function adminFeature(deps: AdminFeatureDeps): Composer<BotContext> {
     await ctx
       .replyWithChatAction("typing")
       .catch((err: unknown) => ctx.logger.warn({ reason: messageOf(err) }, "could not show typing"));
-    const [stats, promoCodes] = await Promise.all([
+    const [stats, promoCodes, refused] = await Promise.all([
       collectStats(deps.db),
       newestPromoCodes(deps.db, promoCodesInStats),
+      refusalCounts(deps.db),
     ]);
-    await ctx.reply(formatStats(ctx.t, stats, deps.belowCost, promoCodes));
+    await ctx.reply(formatStats(ctx.t, stats, deps.belowCost, promoCodes, refused));
   });
 
   privately.command("user", async (ctx) => {

@@ -136,12 +136,13 @@ function belowCostSection(t: Translate, below: readonly BelowCost[]): string[] {
   return [`${t("stats-below-cost-title", { count: below.length })}\n${lines.join("\n")}`];
 }
 
-/** /stats: the figures, the newest promo codes (`promoCodes`, each with its redemptions) and prices below cost. */
+/** /stats: the figures, the newest promo codes (`promoCodes`, each with its redemptions), the prompts refused and prices below cost. */
 export function formatStats(
   t: Translate,
   s: Stats,
   belowCost: readonly BelowCost[],
   promoCodes: readonly PromoCode[] = [],
+  refused: { today: number; week: number } = { today: 0, week: 0 },
 ): string {
   const parts = [t("stats-title"), t("stats-users", { ...s.users })];
   for (const period of periods) {
@@ -154,6 +155,7 @@ export function formatStats(
   const percent = s.credits.charged > 0 ? Math.round((s.margin / s.credits.charged) * 100) : 0;
   parts.push(t("stats-margin", { margin: s.margin, percent }));
   parts.push(t("stats-margin-note"));
+  parts.push(t("stats-refused-prompts", refused));
   if (promoCodes.length > 0) parts.push([t("stats-promo-title"), ...promoLines(t, promoCodes)].join("\n"));
   parts.push(...belowCostSection(t, belowCost));
   return parts.join("\n\n");

@@ -140,6 +140,9 @@ export async function confirmInlineOffer(ctx: BotContext, deps: InlineConfirmDep
     case "banned":
       await editInlineText(ctx.api, inlineMessageId, t("banned-notice"));
       return;
+    case "refused_prompt":
+      await editInlineText(ctx.api, inlineMessageId, t("prompt-refused"));
+      return;
     case "invalid":
     case "no_price":
       ctx.logger.warn({ reason: result.reason, inlineMessageId }, "inline offer cannot be created");

@@ -13,6 +13,7 @@ const statusOf: Record<ApiError["error"], ContentfulStatusCode> = {
   insufficient: 409,
   price_changed: 409,
   no_price: 409,
+  refused_prompt: 403,
   not_available: 409,
   unavailable: 503,
 };

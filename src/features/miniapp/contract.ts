@@ -54,6 +54,8 @@ export const errorCodes = [
   "insufficient",
   "price_changed",
   "no_price",
+  /** POST /generate: the prompt matches one of the operator's refused words (nothing held) */
+  "refused_prompt",
   "not_available",
   "unavailable",
 ] as const;

@@ -104,6 +104,11 @@ export async function confirmRequest(
   }
   if (result.reason === "failed") return { note: t("error-generic") };
   if (result.reason === "price_changed") return { note: refusalText(t, result) };
+  if (result.reason === "refused_prompt") {
+    // the same prompt would be refused again: the request ends here, and a new one starts afresh
+    await screen.close(refusalText(t, result));
+    return "done";
+  }
   if (result.reason === "banned") {
     await screen.close(refusalText(t, result));
     screen.detach();

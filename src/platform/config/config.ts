@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import { type ConfiguredDatabase, databaseTarget, poolSizeFor } from "../db/database-target";
+import { maxRuleLength, ruleOf } from "../lib/refused-prompts";
 import { type CreditPack, creditPacksSetting } from "./credit-packs";
 import { type Plan, plansSetting } from "./plans";
 
@@ -57,6 +58,22 @@ const adminIds = z.preprocess(
   ),
 );
 
+/** REFUSED_PROMPTS: comma-separated words and patterns (refused-prompts.ts says what a rule is) */
+const refusedPrompts = z.preprocess(
+  (v) =>
+    typeof v === "string"
+      ? v
+          .split(",")
+          .map((r) => r.trim())
+          .filter(Boolean)
+      : (v ?? []),
+  z.array(
+    z.string().refine((r) => ruleOf(r) !== undefined, {
+      message: `each rule is up to ${maxRuleLength} characters of words (letters, digits, and * for any letters)`,
+    }),
+  ),
+);
+
 export const envSchema = z.object({
   SANDBOX: bool,
   ROLE: z.enum(["all", "web", "worker"], { error: "must be one of all, web, worker" }).default("all"),
@@ -103,6 +120,8 @@ export const envSchema = z.object({
   CREDIT_PACKS: creditPacksSetting,
   /** the monthly plans /plans offers as Stars subscriptions (JSON) */
   PLANS: plansSetting,
+  /** words and patterns no prompt may use (admins add more with /moderation) */
+  REFUSED_PROMPTS: refusedPrompts,
   /** credits to each side of an invite at the invited user's first purchase; 0: no bonus */
   REFERRAL_BONUS: positiveInt(10),
   /** days our copies of results (and the links to them) are kept */
@@ -252,6 +271,8 @@ export interface Config {
   creditPacks: CreditPack[];
   /** the monthly plans /plans offers */
   plans: Plan[];
+  /** the operator's refused words and patterns */
+  refusedPrompts: string[];
   /** credits to the inviter and the invited at the invited user's first purchase; 0 disables */
   referralBonus: number;
   pricesFile: string | undefined;
@@ -398,6 +419,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     welcomeCredits: e.WELCOME_CREDITS,
     creditPacks: e.CREDIT_PACKS,
     plans: e.PLANS,
+    refusedPrompts: e.REFUSED_PROMPTS,
     referralBonus: e.REFERRAL_BONUS,
     mediaRetentionDays: e.MEDIA_RETENTION_DAYS,
     telegramSendsPerSecond: e.TELEGRAM_SENDS_PER_SECOND,

@@ -356,6 +356,26 @@ export const planSubscriptions = pgTable("plan_subscriptions", {
 
 export type PlanSubscription = typeof planSubscriptions.$inferSelect;
 
+/** The refused words and patterns admins added with /moderation (REFUSED_PROMPTS has the operator's own). */
+export const refusedPromptRules = pgTable("refused_prompt_rules", {
+  rule: text("rule").primaryKey(),
+  createdBy: tgId("created_by").notNull(),
+  createdAt: createdAt(),
+});
+
+/** A request refused for its prompt: who, which operation, which rule; never the prompt itself. */
+export const promptRefusals = pgTable(
+  "prompt_refusals",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: tgId("user_id").notNull(),
+    operation: text("operation").notNull(),
+    rule: text("rule").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("prompt_refusals_created_idx").on(t.createdAt)],
+);
+
 export const promoCodes = pgTable(
   "promo_codes",
   {

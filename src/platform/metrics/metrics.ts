@@ -180,6 +180,12 @@ export function createMetrics(sources?: MetricsSources) {
     labelNames: ["movement"],
     registers: [registry],
   });
+  const promptsRefused = new Counter({
+    name: "msb_prompts_refused_total",
+    help: "Requests refused for a prompt matching one of the operator's refused words, by operation",
+    labelNames: ["operation"],
+    registers: [registry],
+  });
   const generationOutcomes = new Counter({
     name: "msb_generation_outcomes_total",
     help: "Generations that came to rest, by operation, model and outcome",
@@ -222,6 +228,7 @@ export function createMetrics(sources?: MetricsSources) {
     telegram429,
     jobOutcomes,
     credits,
+    promptsRefused,
     generationOutcomes,
     confirmToDelivered,
     httpRequests,

@@ -54,6 +54,7 @@ function refused(c: Context, r: Refusal, t: Translate): Response {
       return fail(c, { error: "price_changed", message, price: r.price });
     case "no_price":
     case "banned":
+    case "refused_prompt":
       return fail(c, { error: r.reason, message });
   }
 }

@@ -1,0 +1,20 @@
+## Refused prompts: /moderation for admins, and what a refused request says
+
+cmd-moderation = واژه‌ها و الگوهای ممنوع: افزودن، حذف، فهرست
+# $max: the longest rule
+moderation-usage =
+    { "/moderation" } add <واژه یا الگو> · { "/moderation" } remove <واژه یا الگو> · { "/moderation" } list
+    هر قاعده یک یا چند واژه است (تا { $max } نویسه) که به‌صورت واژهٔ کامل و بی‌توجه به بزرگی و کوچکی حروف سنجیده می‌شود؛ * به‌جای هر چند حرف می‌نشیند. درخواستی که با قاعده‌ای بخواند پیش از هر کسر اعتباری رد می‌شود.
+# $rule: the rule as kept (lower case)
+moderation-added = افزوده شد: از این پس درخواست‌های دارای «{ $rule }» رد می‌شوند.
+moderation-exists = «{ $rule }» از پیش ممنوع است.
+moderation-removed = حذف شد: «{ $rule }» دیگر ممنوع نیست.
+moderation-missing = «{ $rule }» در میان واژه‌های ممنوع نیست. برای دیدن آن‌ها { "/moderation" } list را بفرستید.
+moderation-settings = «{ $rule }» از تنظیمات ربات (REFUSED_PROMPTS) می‌آید و فقط همان‌جا حذف می‌شود.
+moderation-list-title = 🚫 واژه‌ها و الگوهای ممنوع:
+moderation-list-empty = هیچ واژه یا الگویی ممنوع نیست. با { "/moderation" } add <واژه> یکی بیفزایید.
+moderation-line-settings = • { $rule } (تنظیمات)
+moderation-line-admin = • { $rule }
+prompt-refused = این درخواست اینجا انجام‌شدنی نیست. چیزی کسر نشد؛ لطفاً چیز دیگری توصیف کنید.
+# $today, $week: requests refused for their prompt since midnight UTC, and in the last 7 days
+stats-refused-prompts = 🚫 درخواست‌های ردشده: امروز { $today } · در ۷ روز { $week }
