@@ -51,6 +51,11 @@ describe("refused prompts, in Chromium", () => {
 
     expect(await spendMovements(app)).toEqual([]);
     // nothing was made: no picture in the chat
-    expect(await chat.botMessages().filter({ has: chat.page.locator("img") }).count()).toBe(0);
+    expect(
+      await chat
+        .botMessages()
+        .filter({ has: chat.page.locator("img") })
+        .count(),
+    ).toBe(0);
   });
 });
