@@ -10,7 +10,7 @@ import type { BotContext } from "./context";
  * What `/start <payload>` shows in a private chat: the personal details a
  * member asked for in a group, when the bot could not write to them there.
  */
-export const detailStarts = ["balance", "history", "topup", "plans"] as const;
+export const detailStarts = ["balance", "history", "topup", "plans", "privacy"] as const;
 export type DetailStart = (typeof detailStarts)[number];
 
 export const isDetailStart = (match: unknown): match is DetailStart =>

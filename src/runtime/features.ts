@@ -14,6 +14,7 @@ import { miniApp } from "../features/miniapp";
 import { moderation } from "../features/moderation";
 import { payments } from "../features/payments";
 import { preferences } from "../features/preferences";
+import { privacy } from "../features/privacy";
 import { promo } from "../features/promo";
 import { referrals } from "../features/referrals";
 import { requests } from "../features/requests";
@@ -47,6 +48,7 @@ export const features: readonly Feature<FeatureDeps, WorkerFeatureDeps>[] = [
   payments,
   admin,
   moderation,
+  privacy,
   miniApp,
 ];
 checkFeatureOrder(features);

@@ -15,6 +15,7 @@ import { createUsers } from "../domain/users/users";
 import { broadcastQueue, createBroadcastStore } from "../features/broadcasts";
 import { createPromptRules } from "../features/moderation";
 import { createPaymentStore, createPlanSubscriptions, type PaymentStore } from "../features/payments";
+import { createErasure } from "../features/privacy";
 import { referralHooks, referralNotifier } from "../features/referrals";
 import type { Config } from "../platform/config/config";
 import { type Database, openDatabase } from "../platform/db/client";
@@ -127,6 +128,8 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     );
   }
 
+  const erasure = createErasure({ db, redis, prefix: config.redis.prefix, store, generations });
+
   const now = () => clock.now();
   const referralBonus = referralHooks({
     ledger,
@@ -158,6 +161,8 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     subscriptions,
     /** the refused words and patterns, and the refusals they made */
     promptRules,
+    /** "Delete my data" (/privacy and the Mini App) */
+    erasure,
     /** the last ledger audit's result, for every process's /metrics */
     audits,
     store,

@@ -4,7 +4,7 @@ import { type GenerationsContext, stateMover } from "./context";
 import type { SentFileKind } from "./deliver/sent-file";
 import { type DeliveredOutputs, settle } from "./quote";
 import type { GenerationReads } from "./reads";
-import { mayStillComplete, toDeliver } from "./states";
+import { mayStillComplete, stillRunning, toDeliver } from "./states";
 import type { Generation, OutputSet } from "./types";
 
 /**
@@ -241,7 +241,31 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
     });
   }
 
+  /**
+   * Before a user's data is erased: each request still running ends as
+   * cancelled with its hold released, and each result not yet delivered fails
+   * with its charge refunded. What the service still makes for them becomes
+   * an orphan (ours to pay) once the rows are gone. How many were stopped.
+   */
+  async function stopAllOf(userId: number): Promise<number> {
+    const open = await db
+      .select({ id: generations.id, state: generations.state })
+      .from(generations)
+      .where(
+        and(eq(generations.userId, userId), inArray(generations.state, [...stillRunning, ...toDeliver])),
+      );
+    let stopped = 0;
+    for (const g of open) {
+      const row = stillRunning.includes(g.state)
+        ? await endWithRelease(g.id, stillRunning, "cancelled", { reason: "erased_at_user_request" })
+        : await refundUndeliverable(g.id, "erased at the user's request");
+      if (row) stopped++;
+    }
+    return stopped;
+  }
+
   return {
+    stopAllOf,
     startSubmit,
     resubmit,
     requeue,

@@ -22,6 +22,7 @@ export const apiPaths = {
   request: (id: string) => `${apiBase}/generations/${encodeURIComponent(id)}`,
   credits: `${apiBase}/credits`,
   buy: `${apiBase}/buy`,
+  erase: `${apiBase}/privacy/erase`,
   adminStats: `${apiBase}/admin/stats`,
   adminBroadcasts: `${apiBase}/admin/broadcasts`,
 } as const;

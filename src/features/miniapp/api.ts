@@ -18,6 +18,7 @@ import type { MediaStore } from "../../platform/storage/stored-file";
 import type { createBroadcastStore } from "../broadcasts";
 import type { PlanSubscriptions } from "../payments";
 import type { Preferences } from "../preferences";
+import type { Erasure } from "../privacy";
 import { fail } from "./answers";
 import { type AppEnv, callerGuard, type RouteGuards, spendingLimit } from "./guard";
 import { keptInputs } from "./inputs";
@@ -26,6 +27,7 @@ import { adminRoutes } from "./routes/admin";
 import { buyRoutes } from "./routes/buy";
 import { creditRoutes } from "./routes/credits";
 import { generateRoutes } from "./routes/generate";
+import { privacyRoutes } from "./routes/privacy";
 import { resultRoutes } from "./routes/results";
 
 export interface MiniAppDeps {
@@ -60,6 +62,8 @@ export interface MiniAppDeps {
   dubRules: DubInputRules;
   /** the options each operation starts from, shared with the chat's panels and /settings */
   preferences: Pick<Preferences, "all" | "remember">;
+  /** "Delete my data", as /privacy's */
+  erasure: Pick<Erasure, "erase">;
 }
 
 /** A request's JSON is a few KB at most (16 inputs, a 2,000-character prompt): more is refused before it is read. */
@@ -94,6 +98,7 @@ export function miniAppApi(deps: MiniAppDeps): Hono<AppEnv> {
   app.route("/", resultRoutes(shared));
   app.route("/", generateRoutes(shared));
   app.route("/", buyRoutes(shared));
+  app.route("/", privacyRoutes(shared));
   app.route("/", adminRoutes(shared));
   app.notFound((c) => fail(c, { error: "not_found" }));
   app.onError((err, c) => {

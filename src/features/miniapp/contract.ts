@@ -394,6 +394,20 @@ export type BuyRequest = z.infer<typeof buyRequestSchema>;
 export const buyResponse = z.object({ invoiceLink: z.string() });
 export type BuyResponse = z.infer<typeof buyResponse>;
 
+// ---------------------------------------------------------------- privacy
+
+/** POST /privacy/erase: "Delete my data", asked once more on the page (confirm: true). */
+export const eraseRequestSchema = z.strictObject({ confirm: z.literal(true) });
+export type EraseRequest = z.infer<typeof eraseRequestSchema>;
+/** What was erased, and the chat's words for it (what was kept, and why). */
+export const eraseResponse = z.object({
+  requests: z.number().int().nonnegative(),
+  files: z.number().int().nonnegative(),
+  cancelled: z.number().int().nonnegative(),
+  message: z.string(),
+});
+export type EraseResponse = z.infer<typeof eraseResponse>;
+
 // ---------------------------------------------------------------- admin
 
 export const statsQuery = z.object({ days: z.coerce.number<number>().int().min(1).max(90).default(30) });

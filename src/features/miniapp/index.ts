@@ -28,7 +28,16 @@ function mountMiniApp(
 
 type MiniAppFeatureDeps = Pick<
   MiniAppDeps,
-  "db" | "redis" | "users" | "ledger" | "generations" | "prices" | "subscriptions" | "t" | "logger"
+  | "db"
+  | "redis"
+  | "users"
+  | "ledger"
+  | "generations"
+  | "prices"
+  | "subscriptions"
+  | "erasure"
+  | "t"
+  | "logger"
 > & {
   config: Config;
   /** the Telegram API; none without BOT_TOKEN, and then no Mini App */

@@ -122,6 +122,11 @@ export const envSchema = z.object({
   PLANS: plansSetting,
   /** words and patterns no prompt may use (admins add more with /moderation) */
   REFUSED_PROMPTS: refusedPrompts,
+  /** the operator's privacy policy, as /privacy shows it; unset: the bot's own (what it keeps, how long) */
+  PRIVACY_POLICY: z.preprocess(
+    emptyToUndefined,
+    z.string().trim().max(3_500, "is longer than 3,500 characters (a Telegram message is 4,096)").optional(),
+  ),
   /** credits to each side of an invite at the invited user's first purchase; 0: no bonus */
   REFERRAL_BONUS: positiveInt(10),
   /** days our copies of results (and the links to them) are kept */
@@ -273,6 +278,8 @@ export interface Config {
   plans: Plan[];
   /** the operator's refused words and patterns */
   refusedPrompts: string[];
+  /** the operator's privacy policy; undefined: the bot's own words */
+  privacyPolicy: string | undefined;
   /** credits to the inviter and the invited at the invited user's first purchase; 0 disables */
   referralBonus: number;
   pricesFile: string | undefined;
@@ -420,6 +427,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     creditPacks: e.CREDIT_PACKS,
     plans: e.PLANS,
     refusedPrompts: e.REFUSED_PROMPTS,
+    privacyPolicy: e.PRIVACY_POLICY,
     referralBonus: e.REFERRAL_BONUS,
     mediaRetentionDays: e.MEDIA_RETENTION_DAYS,
     telegramSendsPerSecond: e.TELEGRAM_SENDS_PER_SECOND,

@@ -145,10 +145,15 @@ export function createBucketStore(
       return names;
     },
     async removeFolder(folder) {
+      let removed = 0;
       for await (const page of keysUnder(`${folder}/`))
         for (const o of page.Contents ?? [])
-          if (o.Key) await client.send(new DeleteObjectCommand({ Bucket, Key: o.Key }));
+          if (o.Key) {
+            await client.send(new DeleteObjectCommand({ Bucket, Key: o.Key }));
+            removed++;
+          }
       await abortUnfinished(`${folder}/`);
+      return removed;
     },
     async open(path) {
       const got = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(path) }));

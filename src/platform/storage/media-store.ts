@@ -144,7 +144,11 @@ export function createMediaStore(
       const entries = await readdir(area ? resolve(area) : root, { withFileTypes: true }).catch(() => []);
       return entries.filter((e) => e.isDirectory()).map((e) => e.name);
     },
-    removeFolder: (folder) => rm(resolve(folder), { recursive: true, force: true }),
+    async removeFolder(folder) {
+      const files = await readdir(resolve(folder), { recursive: true, withFileTypes: true }).catch(() => []);
+      await rm(resolve(folder), { recursive: true, force: true });
+      return files.filter((f) => f.isFile()).length;
+    },
     open: async (path) => createReadStream(resolve(path)),
     withLocalFiles: (files, use) => use(files.map((f) => resolve(f.path))),
     link: async () => null,

@@ -54,7 +54,8 @@ export interface MediaStore {
   ): Promise<StoredFile>;
   /** the generation folders at the top of the store, or of one of its areas (`inputsArea`) */
   folders(area?: string): Promise<string[]>;
-  removeFolder(folder: string): Promise<void>;
+  /** Removes a folder and everything in it; how many files it held. */
+  removeFolder(folder: string): Promise<number>;
   open(path: string): Promise<Readable>;
   /** Runs `use` on paths of this host's disk holding `files` (for ffmpeg), valid until it settles. */
   withLocalFiles<T>(files: StoredFile[], use: (paths: string[]) => Promise<T>): Promise<T>;

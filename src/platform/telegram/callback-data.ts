@@ -124,9 +124,11 @@ export const sentOfferData = callbackKind(
 
 /** "💳 Buy credits" (where credits ran short): show the packs. */
 export const buyMenuData = callbackKind("bm:", z.literal("packs"), () => "packs");
-/** In the packs list: send the invoice of this pack. */
 /** /plans: cancel the running plan's renewal, or resume it */
 export const planRenewalData = callbackKind("pr:", z.enum(["cancel", "resume"]), (action) => action);
+/** /privacy: ask to delete my data, delete it (asked once more), or keep it */
+export const privacyData = callbackKind("pv:", z.enum(["ask", "erase", "keep"]), (action) => action);
+/** In the packs list: send the invoice of this pack. */
 export const buyPackData = callbackKind("bp:", z.string().regex(/^[a-z0-9_-]{1,16}$/), (id) => id);
 
 /**

@@ -16,7 +16,7 @@ async function spendMovements(app: FrameLocator): Promise<string[]> {
 }
 
 /** Issue 52: a pattern the admin adds refuses a prompt in the chat, in an offer and in the Mini App, before any hold. */
-describe("refused prompts, in Chromium", () => {
+describe("refused prompts and the Mini App's Delete my data, in Chromium", () => {
   const suite = playgroundSuite("refused-prompts");
 
   test("the admin adds dragon*; Alex's /image, plain message and Mini App request are refused, nothing held", async () => {
@@ -50,6 +50,13 @@ describe("refused prompts, in Chromium", () => {
     await panelShot(chat, "refused-in-mini-app", "moderation");
 
     expect(await spendMovements(app)).toEqual([]);
+    // and, at the foot of the Credits tab, "Delete my data": asked once more, then done
+    await app.getByTestId("erase").click();
+    await app.getByTestId("erase-ask").waitFor();
+    await app.getByTestId("erase-confirm").click();
+    await expect
+      .poll(() => app.getByTestId("erase-status").textContent(), { timeout: 20_000 })
+      .toContain("Your data is deleted");
     // nothing was made: no picture in the chat
     expect(
       await chat

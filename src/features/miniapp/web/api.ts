@@ -7,6 +7,8 @@ import type {
   ComposerResponse,
   CreditsResponse,
   DraftResponse,
+  EraseRequest,
+  EraseResponse,
   GalleryQuery,
   GalleryResponse,
   GenerateRequest,
@@ -84,6 +86,7 @@ export function createApi(initData: string) {
     request: (id: string) => call<RequestStatusResponse>(apiPaths.request(id)),
     credits: () => call<CreditsResponse>(apiPaths.credits),
     buy: (body: BuyRequest) => post<BuyResponse>(apiPaths.buy, body),
+    erase: () => post<EraseResponse>(apiPaths.erase, { confirm: true } satisfies EraseRequest),
     stats: (days: number) => call<StatsResponse>(apiPaths.adminStats + query({ days })),
     broadcasts: () => call<BroadcastsResponse>(apiPaths.adminBroadcasts),
   };

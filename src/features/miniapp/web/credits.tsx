@@ -142,7 +142,55 @@ export function Credits(props: { balance: Balance | undefined; onBalance(balance
           ))}
         </ul>
       )}
+      <EraseMyData onErased={load} />
     </section>
+  );
+}
+
+/** "Delete my data": asked once more, then the server's words for what was erased and what was kept. */
+function EraseMyData(props: { onErased(): void }) {
+  const { api, w } = useEnv();
+  const [step, setStep] = useState<"idle" | "asking" | "working">("idle");
+  const [status, setStatus] = useState<{ kind: "ok" | "error"; text: string }>();
+  const erase = async () => {
+    setStep("working");
+    try {
+      const { message } = await api.erase();
+      setStatus({ kind: "ok", text: message });
+      props.onErased();
+    } catch (err) {
+      setStatus({ kind: "error", text: failureText(w, err) });
+    }
+    setStep("idle");
+  };
+  return (
+    <div class="privacy" data-testid="privacy">
+      <h2>{w.t("privacy")}</h2>
+      {step === "idle" ? (
+        <button type="button" class="link" data-testid="erase" onClick={() => setStep("asking")}>
+          {w.t("erase-button")}
+        </button>
+      ) : (
+        <>
+          <p dir="auto" data-testid="erase-ask">
+            {w.t("erase-ask")}
+          </p>
+          <button type="button" data-testid="erase-confirm" disabled={step === "working"} onClick={erase}>
+            {w.t(step === "working" ? "erase-working" : "erase-confirm")}
+          </button>
+          <button
+            type="button"
+            class="link"
+            data-testid="erase-keep"
+            disabled={step === "working"}
+            onClick={() => setStep("idle")}
+          >
+            {w.t("erase-keep")}
+          </button>
+        </>
+      )}
+      {status && <Notice kind={status.kind} text={status.text} testid="erase-status" />}
+    </div>
   );
 }
 
