@@ -13,7 +13,7 @@ import { knownCosts, pricesBelowCost } from "../domain/pricing/cost-check";
 import { createPrices, loadPriceTable } from "../domain/pricing/prices";
 import { createUsers } from "../domain/users/users";
 import { broadcastQueue, createBroadcastStore } from "../features/broadcasts";
-import { createPromptRules } from "../features/moderation";
+import { createPromptRules, createReportStore } from "../features/moderation";
 import { createPaymentStore, createPlanSubscriptions, type PaymentStore } from "../features/payments";
 import { createErasure } from "../features/privacy";
 import { referralHooks, referralNotifier } from "../features/referrals";
@@ -163,6 +163,8 @@ export async function openServices(config: Config, options: ServiceOptions, stop
     promptRules,
     /** "Delete my data" (/privacy and the Mini App) */
     erasure,
+    /** results reported in groups, and what the admins did about them */
+    reports: createReportStore(db),
     /** the last ledger audit's result, for every process's /metrics */
     audits,
     store,

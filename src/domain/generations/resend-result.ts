@@ -16,6 +16,8 @@ export interface ResendPlace {
   threadId?: number | undefined;
   /** the Mini App's address for a "Gallery" button under it (see `galleryUrlFor`) */
   galleryUrl?: string | undefined;
+  /** sent without the result's buttons (a copy for the admins, say) */
+  plain?: boolean;
 }
 
 /** Telegram refuses a file_id sent as the wrong kind; a document takes any file. */
@@ -51,7 +53,16 @@ export async function resendResult(
   const other = {
     ...topic,
     caption,
-    reply_markup: resultKeyboard(g, (_language, key, vars) => t(key, vars), undefined, place.galleryUrl),
+    ...(place.plain
+      ? {}
+      : {
+          reply_markup: resultKeyboard(
+            g,
+            (_language, key, vars) => t(key, vars),
+            undefined,
+            place.galleryUrl,
+          ),
+        }),
   };
   const document = (id: string) => () => api.sendDocument(chatId, id, other).then(() => undefined);
   if (g.operation === "image" || g.operation === "edit") {

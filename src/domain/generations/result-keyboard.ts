@@ -1,7 +1,12 @@
 import { InlineKeyboard } from "grammy";
 import type { TranslateFor } from "../../platform/i18n/i18n";
 import { limits as catalogLimits } from "../../platform/media-service/catalog";
-import { editResultData, regenerateData, upscaleResultData } from "../../platform/telegram/callback-data";
+import {
+  editResultData,
+  regenerateData,
+  reportResultData,
+  upscaleResultData,
+} from "../../platform/telegram/callback-data";
 import type { Generation } from "./types";
 
 /**
@@ -21,7 +26,8 @@ export function galleryUrlFor(
  * The buttons under a delivered result: again (every operation); for pictures,
  * edit them and a 4K version of each (`pictures`: how many were sent as files,
  * since a link has no file id to enlarge). One set per result, sent with it.
- * `galleryUrl` (see `galleryUrlFor`): a last row opening the Mini App.
+ * `galleryUrl` (see `galleryUrlFor`): a last row opening the Mini App; in a
+ * group, a last row reporting the result to the admins.
  */
 export function resultKeyboard(
   g: Generation,
@@ -43,5 +49,8 @@ export function resultKeyboard(
     }
   }
   if (galleryUrl) kb.row().webApp(t(g.language, "btn-gallery"), galleryUrl);
+  // in a group, any member may report a result to the bot's admins
+  if (g.chatId !== null && g.chatId < 0)
+    kb.row().text(t(g.language, "btn-report"), reportResultData.make(g.id));
   return kb;
 }

@@ -3,11 +3,12 @@ import type { BotContext } from "../../bot/context";
 import type { DeliveryRecords } from "../../domain/generations/delivery-records";
 import { showStatus } from "../../domain/generations/status";
 import type { GenerationTransitions } from "../../domain/generations/transitions";
+import { userLabel } from "../../domain/users/user-label";
 import type { Users } from "../../domain/users/users";
 import { translateFor } from "../../platform/i18n/i18n";
 import { argumentsOf } from "../../platform/lib/command-words";
 import { classifyTelegramError } from "../../platform/telegram/telegram-error";
-import { explainTarget, findTarget, type TargetLookup, userLabel } from "./target";
+import { explainTarget, findTarget, type TargetLookup } from "./target";
 
 export interface BanDeps {
   users: Pick<Users, "get" | "findByUsername" | "findByName" | "ban" | "unban">;

@@ -2,12 +2,13 @@ import { type Composer, InlineKeyboard } from "grammy";
 import { z } from "zod";
 import type { BotContext } from "../../bot/context";
 import type { Ledger } from "../../domain/credits/ledger";
+import { userLabel } from "../../domain/users/user-label";
 import type { UserRecord, Users } from "../../domain/users/users";
 import { argumentsOf, asciiDigits } from "../../platform/lib/command-words";
 import { classifyTelegramError } from "../../platform/telegram/telegram-error";
 import { tellGrantRecipient } from "./grant-notice";
 import type { ConfirmOutcome, GrantStore } from "./grant-store";
-import { explainTarget, findTarget, userLabel } from "./target";
+import { explainTarget, findTarget } from "./target";
 
 /** The most one /grant may move either way: a typo of a few zeros is refused, not applied. */
 export const maxGrant = 1_000_000;

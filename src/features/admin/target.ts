@@ -75,12 +75,6 @@ async function fromForward(
   }
 }
 
-/** How a user is named in admin messages: the id, with the @username when there is one. */
-export function userLabel(user: Pick<UserRecord, "id" | "username" | "firstName">): string {
-  const name = user.username ? `@${user.username}` : (user.firstName ?? "");
-  return name === "" ? String(user.id) : `${user.id} (${name})`;
-}
-
 /** A user in a list of candidates: what to type for them, and the name they go by. */
 const candidateLine = (user: UserRecord) =>
   `• ${user.username ? `@${user.username} · ` : ""}${user.id}${user.firstName ? ` · ${user.firstName}` : ""}`;

@@ -1,11 +1,11 @@
 import { desc, eq } from "drizzle-orm";
 import type { Ledger } from "../../domain/credits/ledger";
 import { latestEntries } from "../../domain/credits/recent-entries";
+import { userLabel } from "../../domain/users/user-label";
 import type { UserRecord } from "../../domain/users/users";
 import type { Database } from "../../platform/db/client";
 import { generations } from "../../platform/db/schema";
 import type { Translate } from "../../platform/i18n/i18n";
-import { userLabel } from "./target";
 
 const shownEntries = 8;
 const shownGenerations = 8;

@@ -25,6 +25,7 @@ export const apiPaths = {
   erase: `${apiBase}/privacy/erase`,
   adminStats: `${apiBase}/admin/stats`,
   adminBroadcasts: `${apiBase}/admin/broadcasts`,
+  adminReports: `${apiBase}/admin/reports`,
 } as const;
 
 /** POST /uploads: multipart/form-data with the file in this one field */

@@ -16,6 +16,7 @@ import type { Logger } from "../../platform/lib/logger";
 import { rateWindow, userRateKeyPrefix } from "../../platform/lib/rate-window";
 import type { MediaStore } from "../../platform/storage/stored-file";
 import type { createBroadcastStore } from "../broadcasts";
+import type { ReportStore } from "../moderation";
 import type { PlanSubscriptions } from "../payments";
 import type { Preferences } from "../preferences";
 import type { Erasure } from "../privacy";
@@ -64,6 +65,8 @@ export interface MiniAppDeps {
   preferences: Pick<Preferences, "all" | "remember">;
   /** "Delete my data", as /privacy's */
   erasure: Pick<Erasure, "erase">;
+  /** reports of results in groups, for the admin tab */
+  reports: Pick<ReportStore, "open">;
 }
 
 /** A request's JSON is a few KB at most (16 inputs, a 2,000-character prompt): more is refused before it is read. */

@@ -394,6 +394,24 @@ export type BuyRequest = z.infer<typeof buyRequestSchema>;
 export const buyResponse = z.object({ invoiceLink: z.string() });
 export type BuyResponse = z.infer<typeof buyResponse>;
 
+// ---------------------------------------------------------------- reports
+
+/** GET /admin/reports: the open reports of results in groups, newest first. */
+export const reportsResponse = z.object({
+  reports: z.array(
+    z.object({
+      generationId: z.string(),
+      createdAt: z.string(),
+      group: z.string(),
+      maker: z.string(),
+      operation: z.string(),
+      prompt: z.string(),
+      reporters: z.number().int().positive(),
+    }),
+  ),
+});
+export type ReportsResponse = z.infer<typeof reportsResponse>;
+
 // ---------------------------------------------------------------- privacy
 
 /** POST /privacy/erase: "Delete my data", asked once more on the page (confirm: true). */

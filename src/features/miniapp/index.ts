@@ -36,6 +36,7 @@ type MiniAppFeatureDeps = Pick<
   | "prices"
   | "subscriptions"
   | "erasure"
+  | "reports"
   | "t"
   | "logger"
 > & {

@@ -376,6 +376,42 @@ export const promptRefusals = pgTable(
   (t) => [index("prompt_refusals_created_idx").on(t.createdAt)],
 );
 
+export const reportStates = ["open", "closed"] as const;
+export type ReportState = (typeof reportStates)[number];
+export const reportActions = ["remove", "refund", "ban", "dismiss"] as const;
+export type ReportAction = (typeof reportActions)[number];
+
+/** What an admin did about a report, and what came of it (removed, refunded N, already banned…). */
+export interface ReportActionRecord {
+  action: ReportAction;
+  by: number;
+  at: string;
+  outcome: string;
+}
+
+/**
+ * A result reported in a group, one row a result: who made it, who reported
+ * it (each member once), and every admin action on it. Open until an admin
+ * acts on it; the admins' buttons still work after.
+ */
+export const resultReports = pgTable(
+  "result_reports",
+  {
+    generationId: uuid("generation_id").primaryKey(),
+    chatId: tgId("chat_id").notNull(),
+    makerId: tgId("maker_id").notNull(),
+    reporterIds: bigint("reporter_ids", { mode: "number" }).array().notNull(),
+    state: text("state").$type<ReportState>().notNull().default("open"),
+    actions: jsonb("actions").$type<ReportActionRecord[]>().notNull().default([]),
+    createdAt: createdAt(),
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("result_reports_open_idx").on(t.createdAt).where(sql`${t.state} = 'open'`),
+    check("result_reports_state_valid", sql`${t.state} in ('open','closed')`),
+  ],
+);
+
 export const promoCodes = pgTable(
   "promo_codes",
   {

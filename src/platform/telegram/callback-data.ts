@@ -71,6 +71,18 @@ const upscalePress: z.ZodType<UpscalePress> = z
   }))
   .pipe(z.object({ id: generationId, picture: z.number().int().min(0).max(3) }));
 export const upscaleResultData = callbackKind("up:", upscalePress, (p) => `${p.id}:${p.picture}`);
+/** Under a result in a group: report it to the bot's admins. */
+export const reportResultData = callbackKind("rr:", generationId, (id) => id);
+/** Under a report, in an admin's chat: what to do about the reported result. */
+export interface ReportPress {
+  action: "remove" | "refund" | "ban" | "dismiss";
+  id: string;
+}
+const reportPress: z.ZodType<ReportPress> = z
+  .templateLiteral([z.enum(["remove", "refund", "ban", "dismiss"]), ":", z.string()])
+  .transform((s) => ({ action: s.slice(0, s.indexOf(":")), id: s.slice(s.indexOf(":") + 1) }))
+  .pipe(z.object({ action: z.enum(["remove", "refund", "ban", "dismiss"]), id: generationId }));
+export const reportActionData = callbackKind("ra:", reportPress, (p) => `${p.action}:${p.id}`);
 /** /settings: forget the remembered options of one operation, or of all. */
 export const settingsResetData = callbackKind(
   "st:",

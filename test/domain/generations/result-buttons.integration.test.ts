@@ -179,8 +179,14 @@ describe("a delivered result's buttons: one set, under the result", () => {
     expect(labels(one)).toEqual(["🔁 Again", "✏️ Edit this", "⬆️ 4K"]);
   });
 
-  /** Checks an album of `count` delivered for `id` and returns its actions message. */
-  function albumAndActions(messages: BotMessage[], id: string, statusMessageId: number, count: number) {
+  /** Checks an album of `count` delivered for `id` and returns its actions message (in a group, with ⚠️ Report). */
+  function albumAndActions(
+    messages: BotMessage[],
+    id: string,
+    statusMessageId: number,
+    count: number,
+    inGroup = false,
+  ) {
     const album = messages.filter((m) => m.media_group_id);
     expect(album).toHaveLength(count);
     expect(album.every((m) => !m.reply_markup)).toBe(true);
@@ -197,6 +203,7 @@ describe("a delivered result's buttons: one set, under the result", () => {
       "🔁 Again",
       "✏️ Edit this",
       ...Array.from({ length: count }, (_, i) => `⬆️ 4K #${i + 1}`),
+      ...(inGroup ? ["⚠️ Report"] : []),
     ]);
     return actions;
   }
@@ -222,7 +229,7 @@ describe("a delivered result's buttons: one set, under the result", () => {
     });
     expect(await deliverGeneration(id, deps())).toMatchObject({ kind: "delivered" });
     const messages = user.messages({ in: group }).filter((m) => m.message_thread_id === threadId);
-    const actions = albumAndActions(messages, id, statusMessageId, 3);
+    const actions = albumAndActions(messages, id, statusMessageId, 3, true);
     expect(actions.message_thread_id).toBe(threadId);
     expect(withActions(user.messages({ in: group }), id)).toHaveLength(1);
   });

@@ -135,6 +135,10 @@ describe("Delete my data", () => {
     const keysBefore = await bucketKeys();
     expect(keysBefore.length).toBeGreaterThan(0);
 
+    // a conversation still waiting for its prompt (its stored state holds the updates: names, texts)
+    const waiting = await user.send("/image");
+    await user.waitFor((m) => Boolean(m.text), { after: waiting });
+
     // /privacy → Delete my data → asked once more → Yes
     const asked = await user.send("/privacy");
     const policy = await user.waitFor((m) => m.text?.startsWith("🔒") ?? false, { after: asked });
@@ -154,6 +158,11 @@ describe("Delete my data", () => {
       )) as unknown as { n: number }[];
       return row?.n === 0 ? true : undefined;
     });
+    // no conversation of the user's is left, nor written back by the update that erased it
+    const conversations = (await h.db.db.execute(
+      sql`select key from kv_store where key like ${`conversation:%:${user.id}`}`,
+    )) as unknown as { key: string }[];
+    expect(conversations).toEqual([]);
     const tables = await everyTable();
     const left = Object.entries(tables).flatMap(([table, text]) =>
       found(text, needles).map((n) => `${table}: ${n}`),

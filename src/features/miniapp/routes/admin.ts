@@ -1,6 +1,8 @@
 import { Hono } from "hono";
+import { userLabel } from "../../../domain/users/user-label";
 import type { Database } from "../../../platform/db/client";
 import type { createBroadcastStore } from "../../broadcasts";
+import { type ReportStore, reportedPrompt } from "../../moderation";
 import { statsByDay } from "../admin-stats";
 import { answer, fail, invalid } from "../answers";
 import * as contract from "../contract";
@@ -10,11 +12,12 @@ export interface AdminRoutesDeps {
   db: Database;
   adminIds: readonly number[];
   broadcasts: Pick<ReturnType<typeof createBroadcastStore>, "latest" | "counts">;
+  reports: Pick<ReportStore, "open">;
 }
 
 const latestBroadcasts = 20;
 
-/** The admins' part: the stats by day and the latest broadcasts. */
+/** The admins' part: the stats by day, the latest broadcasts and the open reports. */
 export function adminRoutes(deps: AdminRoutesDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
@@ -41,6 +44,20 @@ export function adminRoutes(deps: AdminRoutesDeps): Hono<AppEnv> {
       })),
     );
     return answer(c, contract.broadcastsResponse, { items });
+  });
+
+  app.get("/admin/reports", async (c) => {
+    const open = await deps.reports.open();
+    const reports = open.map((r) => ({
+      generationId: r.generationId,
+      createdAt: r.createdAt.toISOString(),
+      group: r.group ?? "—",
+      maker: userLabel({ id: r.makerId, username: r.makerUsername, firstName: r.makerFirstName }),
+      operation: r.operation ?? "—",
+      prompt: r.params ? reportedPrompt({ params: r.params }) : "—",
+      reporters: r.reporterIds.length,
+    }));
+    return answer(c, contract.reportsResponse, { reports });
   });
 
   return app;

@@ -1,6 +1,13 @@
 import { useEffect, useState } from "preact/hooks";
 import { operations } from "../../../platform/media-service/catalog";
-import type { BroadcastSummary, BroadcastsResponse, DayStats, StatsResponse, TodayStats } from "../contract";
+import type {
+  BroadcastSummary,
+  BroadcastsResponse,
+  DayStats,
+  ReportsResponse,
+  StatsResponse,
+  TodayStats,
+} from "../contract";
 import { isKey, type Key } from "./i18n";
 import { ErrorLine, Loading, Num, useEnv } from "./shared";
 
@@ -23,16 +30,18 @@ interface Series {
   values: number[];
 }
 
-/** The /stats numbers by day as charts (inline SVG), today's exactly as /stats shows them, and the broadcasts. */
+/** The /stats numbers by day as charts (inline SVG), today's exactly as /stats shows them, the open reports and the broadcasts. */
 export function Admin() {
   const { api, w } = useEnv();
   const [stats, setStats] = useState<StatsResponse>();
   const [broadcasts, setBroadcasts] = useState<BroadcastsResponse>();
+  const [reports, setReports] = useState<ReportsResponse>();
   const [error, setError] = useState<unknown>();
   const load = () => {
     setError(undefined);
     api.stats(days).then(setStats, setError);
     api.broadcasts().then(setBroadcasts, setError);
+    api.reports().then(setReports, setError);
   };
   useEffect(load, [api]);
 
@@ -100,6 +109,27 @@ export function Admin() {
         hasData={anyRequest}
       />
       <Today today={stats.today} />
+      <h2>{w.t("admin-reports")}</h2>
+      {reports && reports.reports.length === 0 && (
+        <p class="hint" data-testid="reports-empty">
+          {w.t("admin-reports-empty")}
+        </p>
+      )}
+      {reports && reports.reports.length > 0 && (
+        <ul class="broadcasts" data-testid="reports">
+          {reports.reports.map((r) => (
+            <li key={r.generationId} data-testid="report" data-id={r.generationId}>
+              <p class="clip" dir="auto">
+                {r.prompt}
+              </p>
+              <p class="hint" dir="auto">
+                {w.date(r.createdAt)} · {r.group} · {r.maker} · {r.operation} ·{" "}
+                {w.t("admin-reporters", { count: r.reporters })}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
       <h2>{w.t("admin-broadcasts")}</h2>
       {broadcasts && broadcasts.items.length === 0 && <p class="hint">{w.t("admin-broadcasts-empty")}</p>}
       {broadcasts && broadcasts.items.length > 0 && (

@@ -18,6 +18,7 @@ import type {
   PresetResponse,
   QuoteRequest,
   QuoteResponse,
+  ReportsResponse,
   RequestStatusResponse,
   ResendResponse,
   ResultResponse,
@@ -89,6 +90,7 @@ export function createApi(initData: string) {
     erase: () => post<EraseResponse>(apiPaths.erase, { confirm: true } satisfies EraseRequest),
     stats: (days: number) => call<StatsResponse>(apiPaths.adminStats + query({ days })),
     broadcasts: () => call<BroadcastsResponse>(apiPaths.adminBroadcasts),
+    reports: () => call<ReportsResponse>(apiPaths.adminReports),
   };
 }
 

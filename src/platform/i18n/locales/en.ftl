@@ -95,6 +95,7 @@ gen-late-free = Your earlier request finished after all. Here is the result, fre
 btn-confirm = ✅ Confirm
 btn-cancel = ✖️ Cancel
 btn-regenerate = 🔁 Again
+btn-report = ⚠️ Report
 btn-edit-result = ✏️ Edit this
 
 ## Generations: engine and one-line forms

@@ -95,6 +95,7 @@ gen-late-free = درخواست قبلی شما سرانجام آماده شد. �
 btn-confirm = ✅ تأیید
 btn-cancel = ✖️ لغو
 btn-regenerate = 🔁 دوباره
+btn-report = ⚠️ گزارش
 btn-edit-result = ✏️ ویرایش همین
 
 ## Generations: engine and one-line forms

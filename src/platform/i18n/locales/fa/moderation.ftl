@@ -18,3 +18,31 @@ moderation-line-admin = • { $rule }
 prompt-refused = این درخواست اینجا انجام‌شدنی نیست. چیزی کسر نشد؛ لطفاً چیز دیگری توصیف کنید.
 # $today, $week: requests refused for their prompt since midnight UTC, and in the last 7 days
 stats-refused-prompts = 🚫 درخواست‌های ردشده: امروز { $today } · در ۷ روز { $week }
+
+## Reports of results in groups
+
+report-thanks = سپاس: مدیران ربات آن را بررسی می‌کنند.
+report-already = این را پیش‌تر گزارش کرده‌اید؛ دست مدیران است.
+report-gone = این نتیجه دیگر گزارش‌شدنی نیست.
+# $group: the group's title; $maker, $reporter: users as admins see them; $operation; $price: credits; $prompt
+report-admin =
+    ⚠️ نتیجه‌ای در «{ $group }» گزارش شد
+    سازنده: { $maker } · { $operation } · { $price } اعتبار
+    توضیح: { $prompt }
+    گزارش‌دهنده: { $reporter }
+report-remove-button = 🗑 حذف از گروه
+report-refund-button = ↩️ بازپرداخت
+report-ban-button = 🚫 مسدود کردن سازنده
+report-dismiss-button = ✖️ رد گزارش
+# $count: messages deleted
+report-removed = 🗑 از گروه حذف شد ({ $count } پیام).
+report-remove-failed = نتیجه حذف نشد: شاید ربات اجازهٔ حذف پیام در آنجا را ندارد، یا بیش از ۴۸ ساعت از آن گذشته است. یکی از مدیران گروه می‌تواند آن را حذف کند.
+# $credits: credits given back to the maker
+report-refunded = ↩️ بازپرداخت شد: { $credits } اعتبار به سازنده برگشت.
+report-refund-already = پیش‌تر بازپرداخت شده است: چیزی برای برگرداندن نمانده.
+report-refund-none = برای این نتیجه چیزی کسر نشده بود: بازپرداختی نیست.
+# $user: the maker, as admins see users
+report-banned = 🚫 { $user } مسدود شد: ربات با یک پیام مؤدبانه پاسخش را می‌دهد و دیگر چیزی نمی‌سازد.
+report-ban-already = { $user } پیش‌تر مسدود شده بود.
+report-ban-admin = { $user } از مدیران ربات است و مسدود نمی‌شود.
+report-dismissed = ✖️ رد شد: نتیجه می‌ماند.

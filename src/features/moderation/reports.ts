@@ -1,0 +1,175 @@
+import { type Api, Composer, InlineKeyboard } from "grammy";
+import type { BotContext } from "../../bot/context";
+import { adminsOnly } from "../../bot/middleware/admins-only";
+import type { Ledger } from "../../domain/credits/ledger";
+import type { GenerationReads } from "../../domain/generations/reads";
+import { type ResendApi, resendResult } from "../../domain/generations/resend-result";
+import type { GenerationTransitions } from "../../domain/generations/transitions";
+import type { Generation } from "../../domain/generations/types";
+import { userLabel } from "../../domain/users/user-label";
+import type { Users } from "../../domain/users/users";
+import type { ReportAction } from "../../platform/db/schema";
+import type { Translate, TranslateFor } from "../../platform/i18n/i18n";
+import { type ReportPress, reportActionData, reportResultData } from "../../platform/telegram/callback-data";
+import { isTelegramFailure } from "../../platform/telegram/telegram-error";
+import type { ReportStore } from "./report-store";
+
+export interface ReportsDeps {
+  reports: ReportStore;
+  generations: Pick<GenerationReads, "get"> & Pick<GenerationTransitions, "cancelQueuedOf">;
+  users: Pick<Users, "get" | "ban">;
+  ledger: Pick<Ledger, "refund">;
+  adminIds: readonly number[];
+  t: TranslateFor;
+}
+
+/** A prompt as an admin reads it in a report: a dub has none, and a long one is cut. */
+export function reportedPrompt(g: Pick<Generation, "params">): string {
+  const prompt = (g.params as { prompt?: unknown }).prompt;
+  if (typeof prompt !== "string" || prompt === "") return "—";
+  return prompt.length > 600 ? `${prompt.slice(0, 600)}…` : prompt;
+}
+
+export const reportKeyboard = (t: Translate, id: string) =>
+  new InlineKeyboard()
+    .text(t("report-remove-button"), reportActionData.make({ action: "remove", id }))
+    .text(t("report-refund-button"), reportActionData.make({ action: "refund", id }))
+    .row()
+    .text(t("report-ban-button"), reportActionData.make({ action: "ban", id }))
+    .text(t("report-dismiss-button"), reportActionData.make({ action: "dismiss", id }));
+
+/**
+ * Reports of results in groups: any member's "⚠️ Report" under a result (each
+ * member once); the first report of a result goes to every admin, with the
+ * result, who made it, the prompt and the group, and buttons to remove it
+ * from the group, refund it, ban its maker or dismiss the report. Each
+ * action is recorded on the report and logged.
+ */
+export function reportsFeature(deps: ReportsDeps): Composer<BotContext> {
+  const feature = new Composer<BotContext>();
+
+  async function tellAdmins(api: Api, g: Generation, group: string, reporter: string): Promise<void> {
+    const maker = await deps.users.get(g.userId);
+    for (const adminId of deps.adminIds) {
+      const language = (await deps.users.get(adminId))?.language ?? "en";
+      const t: Translate = (key, vars) => deps.t(language, key, vars);
+      const text = t("report-admin", {
+        group,
+        maker: maker ? userLabel(maker) : String(g.userId),
+        operation: g.operation,
+        price: g.charged ?? g.price,
+        prompt: reportedPrompt(g),
+        reporter,
+      });
+      try {
+        if ((g.fileIds ?? []).length > 0)
+          await resendResult(api as ResendApi, { chatId: adminId, plain: true }, g, "", t);
+        await api.sendMessage(adminId, text, { reply_markup: reportKeyboard(t, g.id) });
+      } catch (err) {
+        // an admin who never started the bot, or blocked it: the others (and the Mini App's list) have it
+        if (!isTelegramFailure(err, "blocked", "chat-unreachable", "rejected")) throw err;
+      }
+    }
+  }
+
+  feature.callbackQuery(reportResultData.pattern, async (ctx) => {
+    const id = reportResultData.parse(ctx.callbackQuery.data);
+    const g = id ? await deps.generations.get(id) : undefined;
+    const chat = ctx.chat;
+    if (!g || g.chatId === null || chat === undefined || chat.id !== g.chatId) {
+      await ctx.answerCallbackQuery({ text: ctx.t("report-gone") });
+      return;
+    }
+    const reporterId = ctx.callbackQuery.from.id;
+    const reported = await deps.reports.report({ id: g.id, chatId: g.chatId, makerId: g.userId }, reporterId);
+    await ctx.answerCallbackQuery({
+      text: ctx.t(reported === "already" ? "report-already" : "report-thanks"),
+    });
+    ctx.logger.info({ generationId: g.id, reporterId, reported }, "a result reported");
+    if (reported !== "first") return;
+    const group = "title" in chat && chat.title ? chat.title : String(chat.id);
+    await tellAdmins(
+      ctx.api,
+      g,
+      group,
+      userLabel({
+        id: reporterId,
+        username: ctx.callbackQuery.from.username ?? null,
+        firstName: ctx.callbackQuery.from.first_name,
+      }),
+    );
+  });
+
+  /** What an action did, in the admin's words. */
+  async function act(
+    ctx: BotContext,
+    press: ReportPress,
+    g: Generation | undefined,
+    chatId: number,
+    makerId: number,
+  ): Promise<{ outcome: string; text: string }> {
+    const said = (outcome: string, vars?: Record<string, string | number>) => ({
+      outcome,
+      text: ctx.t(`report-${outcome}`, vars),
+    });
+    switch (press.action) {
+      case "remove": {
+        const ids = g?.deliveredMessageIds ?? [];
+        let removed = 0;
+        for (const messageId of ids) {
+          try {
+            await ctx.api.deleteMessage(chatId, messageId);
+            removed++;
+          } catch (err) {
+            // no right to delete there, or older than Telegram allows (48 hours): the admin is told
+            if (!isTelegramFailure(err, "rejected", "chat-unreachable", "blocked")) throw err;
+          }
+        }
+        return removed > 0 && removed === ids.length
+          ? said("removed", { count: removed })
+          : said("remove-failed");
+      }
+      case "refund": {
+        if (!g) return said("refund-none");
+        const refunded = await deps.ledger.refund({
+          holdKey: g.holdKey,
+          key: `report-${g.id}`,
+          note: "reported result",
+        });
+        if (refunded.ok)
+          return refunded.applied ? said("refunded", { credits: refunded.refunded }) : said("refund-already");
+        return said(refunded.reason === "exceeds_charge" ? "refund-already" : "refund-none");
+      }
+      case "ban": {
+        const maker = (await deps.users.get(makerId)) ?? { id: makerId, username: null, firstName: null };
+        if (deps.adminIds.includes(makerId)) return said("ban-admin", { user: userLabel(maker) });
+        const banned = await deps.users.ban(makerId);
+        await deps.generations.cancelQueuedOf(makerId);
+        return said(banned ? "banned" : "ban-already", { user: userLabel(maker) });
+      }
+      case "dismiss":
+        return said("dismissed");
+    }
+  }
+
+  const { outer, admins } = adminsOnly(deps.adminIds);
+  admins.callbackQuery(reportActionData.pattern, async (ctx) => {
+    const press = reportActionData.parse(ctx.callbackQuery.data);
+    const report = press ? await deps.reports.get(press.id) : undefined;
+    if (!press || !report) {
+      await ctx.answerCallbackQuery({ text: ctx.t("report-gone") });
+      return;
+    }
+    const g = (await deps.generations.get(press.id)) ?? undefined;
+    const { outcome, text } = await act(ctx, press, g, report.chatId, report.makerId);
+    const adminId = ctx.callbackQuery.from.id;
+    const action: ReportAction = press.action;
+    await deps.reports.act(press.id, { action, by: adminId, at: new Date().toISOString(), outcome });
+    ctx.logger.info({ generationId: press.id, adminId, action, outcome }, "a report handled");
+    await ctx.answerCallbackQuery();
+    await ctx.reply(text);
+  });
+  feature.use(outer);
+
+  return feature;
+}
