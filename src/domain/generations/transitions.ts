@@ -241,11 +241,16 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
     });
   }
 
+  const refundObserved = observed(refundUndeliverable, (g) =>
+    observe({ step: "refunded", g, refunded: g.charged ?? 0 }),
+  );
+
   /**
    * Before a user's data is erased: each request still running ends as
    * cancelled with its hold released, and each result not yet delivered fails
-   * with its charge refunded. What the service still makes for them becomes
-   * an orphan (ours to pay) once the rows are gone. How many were stopped.
+   * with its charge refunded. The service has no cancel: what it still makes
+   * for them is paid by us, and its late webhook finds no request (ignored).
+   * How many were stopped.
    */
   async function stopAllOf(userId: number): Promise<number> {
     const open = await db
@@ -258,7 +263,7 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
     for (const g of open) {
       const row = stillRunning.includes(g.state)
         ? await endWithRelease(g.id, stillRunning, "cancelled", { reason: "erased_at_user_request" })
-        : await refundUndeliverable(g.id, "erased at the user's request");
+        : await refundObserved(g.id, "erased at the user's request");
       if (row) stopped++;
     }
     return stopped;
@@ -284,9 +289,7 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
     ),
     startDelivery,
     finishDelivery: observed(finishDelivery, (g) => observe({ step: "delivered", g })),
-    refundUndeliverable: observed(refundUndeliverable, (g) =>
-      observe({ step: "refunded", g, refunded: g.charged ?? 0 }),
-    ),
+    refundUndeliverable: refundObserved,
   };
 }
 

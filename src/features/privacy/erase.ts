@@ -99,6 +99,8 @@ export function createErasure(deps: ErasureDeps) {
       const ids = (
         await db.select({ id: generations.id }).from(generations).where(eq(generations.userId, userId))
       ).map((g) => g.id);
+      // the files first: a failure after them leaves rows that the retention (or a second erasure) still finds
+      const files = await eraseFiles(ids);
       await db.transaction(async (tx) => {
         if (ids.length > 0) {
           await tx.delete(dubParts).where(inArray(dubParts.generationId, ids));
@@ -122,7 +124,6 @@ export function createErasure(deps: ErasureDeps) {
           .where(eq(users.id, userId));
       });
       await eraseRedis(userId);
-      const files = await eraseFiles(ids);
       return { requests: ids.length, files, cancelled };
     },
   };
