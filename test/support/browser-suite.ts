@@ -80,3 +80,13 @@ export async function panelShot(chat: ChatPage, name: string, results = "mini-ap
   if (process.env.UPDATE_SCREENSHOTS)
     await panel.screenshot({ path: join(process.cwd(), "docs", "mini-app", `${name}.png`) });
 }
+
+/** The balance movements the credits tab lists that a request made: holds, charges, releases. */
+export async function spendMovements(app: FrameLocator): Promise<string[]> {
+  await app.getByTestId("tab-credits").click();
+  await app.getByTestId("movements").waitFor();
+  const labels = await app
+    .getByTestId("movement")
+    .evaluateAll((items) => items.map((item) => item.getAttribute("data-label") ?? ""));
+  return labels.filter((label) => /^(hold|charge|charge-partial|release)$/.test(label)).sort();
+}

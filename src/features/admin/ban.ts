@@ -1,18 +1,14 @@
 import type { Composer } from "grammy";
 import type { BotContext } from "../../bot/context";
-import type { DeliveryRecords } from "../../domain/generations/delivery-records";
-import { showStatus } from "../../domain/generations/status";
-import type { GenerationTransitions } from "../../domain/generations/transitions";
+import { type BanDeps as BanUserDeps, banUser } from "../../domain/users/ban-user";
 import { userLabel } from "../../domain/users/user-label";
 import type { Users } from "../../domain/users/users";
-import { translateFor } from "../../platform/i18n/i18n";
 import { argumentsOf } from "../../platform/lib/command-words";
-import { classifyTelegramError } from "../../platform/telegram/telegram-error";
 import { explainTarget, findTarget, type TargetLookup } from "./target";
 
 export interface BanDeps {
   users: Pick<Users, "get" | "findByUsername" | "findByName" | "ban" | "unban">;
-  generations: Pick<GenerationTransitions, "cancelQueuedOf"> & Pick<DeliveryRecords, "setStatusShown">;
+  generations: BanUserDeps["generations"];
   adminIds: readonly number[];
 }
 
@@ -36,15 +32,8 @@ export function registerBan(admins: Composer<BotContext>, deps: BanDeps): void {
       await ctx.reply(ctx.t("ban-admin", { user: userLabel(user) }));
       return;
     }
-    const banned = await deps.users.ban(user.id);
     // also after a repeated /ban: whatever a race let through is cancelled now
-    const cancelled = await deps.generations.cancelQueuedOf(user.id);
-    for (const g of cancelled) {
-      await showStatus(ctx.api, deps.generations, g, translateFor).catch((err: unknown) => {
-        // the notice is cosmetic: the cancellation and its release stand
-        if (!classifyTelegramError(err)) throw err;
-      });
-    }
+    const { changed: banned, cancelled } = await banUser(deps, ctx.api, user.id);
     const released = cancelled.reduce((sum, g) => sum + g.price, 0);
     ctx.logger.info(
       { adminId: ctx.from.id, userId: user.id, cancelled: cancelled.length, released, changed: banned },

@@ -6,6 +6,7 @@ import type { GenerationReads } from "../../domain/generations/reads";
 import { type ResendApi, resendResult } from "../../domain/generations/resend-result";
 import type { GenerationTransitions } from "../../domain/generations/transitions";
 import type { Generation } from "../../domain/generations/types";
+import { type BanDeps, banUser } from "../../domain/users/ban-user";
 import { userLabel } from "../../domain/users/user-label";
 import type { Users } from "../../domain/users/users";
 import type { ReportAction } from "../../platform/db/schema";
@@ -16,7 +17,7 @@ import type { ReportStore } from "./report-store";
 
 export interface ReportsDeps {
   reports: ReportStore;
-  generations: Pick<GenerationReads, "get"> & Pick<GenerationTransitions, "cancelQueuedOf">;
+  generations: Pick<GenerationReads, "get"> & BanDeps["generations"];
   users: Pick<Users, "get" | "ban">;
   ledger: Pick<Ledger, "refund">;
   adminIds: readonly number[];
@@ -143,9 +144,8 @@ export function reportsFeature(deps: ReportsDeps): Composer<BotContext> {
       case "ban": {
         const maker = (await deps.users.get(makerId)) ?? { id: makerId, username: null, firstName: null };
         if (deps.adminIds.includes(makerId)) return said("ban-admin", { user: userLabel(maker) });
-        const banned = await deps.users.ban(makerId);
-        await deps.generations.cancelQueuedOf(makerId);
-        return said(banned ? "banned" : "ban-already", { user: userLabel(maker) });
+        const { changed } = await banUser(deps, ctx.api, makerId);
+        return said(changed ? "banned" : "ban-already", { user: userLabel(maker) });
       }
       case "dismiss":
         return said("dismissed");

@@ -1,6 +1,6 @@
 import type { FrameLocator, Locator } from "playwright-core";
 import { describe, expect, test } from "vitest";
-import { openMiniApp, panelShot, playgroundSuite } from "../../support/browser-suite";
+import { openMiniApp, panelShot, playgroundSuite, spendMovements } from "../../support/browser-suite";
 import type { ChatPage } from "../../support/chromium";
 
 /** The number a `<Num>` shows (its plain value is kept in data-value). */
@@ -19,16 +19,6 @@ async function tapConfirm(app: FrameLocator): Promise<void> {
     .evaluate((body: { querySelector(selector: string): { click(): void } | null }) =>
       body.querySelector('[data-testid="confirm"]')?.click(),
     );
-}
-
-/** The balance movements the credits tab lists that a request made: holds, charges, releases. */
-async function spendMovements(app: FrameLocator): Promise<string[]> {
-  await app.getByTestId("tab-credits").click();
-  await app.getByTestId("movements").waitFor();
-  const labels = await app
-    .getByTestId("movement")
-    .evaluateAll((items) => items.map((item) => item.getAttribute("data-label") ?? ""));
-  return labels.filter((label) => /^(hold|charge|charge-partial|release)$/.test(label)).sort();
 }
 
 /**

@@ -1,15 +1,15 @@
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { TestUser } from "../../../sandbox/playground/telegram";
 import type { GenerateResponse } from "../../../src/features/miniapp/contract";
 import { generations, holds, promptRefusals } from "../../../src/platform/db/schema";
 import { translate } from "../../../src/platform/i18n/i18n";
-import { type Harness, startedUser, startHarness } from "../../support/harness";
+import { adminId, adminSuite } from "../../support/admin-suite";
+import { type Harness, startedUser } from "../../support/harness";
 import { confirmIn, placeOffer } from "../../support/inline";
 import { appClient } from "../../support/miniapp";
 
 const en = (key: string, vars?: Record<string, string | number>) => translate("en", key, vars);
-const adminId = 5_000_000_001;
 const picture = { operation: "image", model: "nano-core-2", imageSize: "1:1", numImages: 1 } as const;
 
 /** Prompt rules (issue 52): refused before any hold on every surface, counted, logged without the prompt. */
@@ -18,20 +18,16 @@ describe("refused prompts", () => {
   let admin: TestUser;
   const logs: string[] = [];
 
-  beforeAll(async () => {
-    h = await startHarness({
-      env: { REFUSED_PROMPTS: "gore, blood bath", ADMIN_IDS: String(adminId), LOG_LEVEL: "info" },
+  adminSuite(
+    {
+      env: { REFUSED_PROMPTS: "gore, blood bath", LOG_LEVEL: "info" },
       logs,
-    });
-    admin = await startedUser(h);
-    expect(admin.id).toBe(adminId);
-  }, 60_000);
-  afterAll(async () => {
-    await h?.stop();
-  });
-  afterEach(async () => {
-    expect(await h.runtime.ledger.audit()).toEqual([]);
-  });
+    },
+    (s) => {
+      h = s.h;
+      admin = s.admin;
+    },
+  );
 
   async function ask(user: TestUser, text: string, start: string) {
     const sent = await user.send(text);

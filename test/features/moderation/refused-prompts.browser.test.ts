@@ -1,19 +1,14 @@
-import type { FrameLocator } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { translate } from "../../../src/platform/i18n/i18n";
-import { openMiniApp, pageShot, panelShot, playgroundSuite } from "../../support/browser-suite";
+import {
+  openMiniApp,
+  pageShot,
+  panelShot,
+  playgroundSuite,
+  spendMovements,
+} from "../../support/browser-suite";
 
 const refusedText = translate("en", "prompt-refused");
-
-/** The balance movements the credits tab lists: none may be a hold, a charge or a release. */
-async function spendMovements(app: FrameLocator): Promise<string[]> {
-  await app.getByTestId("tab-credits").click();
-  await app.getByTestId("movements").waitFor();
-  const labels = await app
-    .getByTestId("movement")
-    .evaluateAll((items) => items.map((item) => item.getAttribute("data-label") ?? ""));
-  return labels.filter((label) => /^(hold|charge|charge-partial|release)$/.test(label));
-}
 
 /** Issue 52: a pattern the admin adds refuses a prompt in the chat, in an offer and in the Mini App, before any hold. */
 describe("refused prompts and the Mini App's Delete my data, in Chromium", () => {

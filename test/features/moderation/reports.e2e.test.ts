@@ -1,30 +1,23 @@
 import { eq } from "drizzle-orm";
 import type { Message } from "grammy/types";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { BotMessage, TestGroup, TestUser } from "../../../sandbox/playground/telegram";
 import { ledgerEntries, resultReports, users } from "../../../src/platform/db/schema";
 import { translate } from "../../../src/platform/i18n/i18n";
-import { eventually, generationIn, type Harness, startedUser, startHarness } from "../../support/harness";
+import { adminId, adminSuite } from "../../support/admin-suite";
+import { eventually, generationIn, type Harness, startedUser } from "../../support/harness";
 import { appClient } from "../../support/miniapp";
 
 const en = (key: string, vars?: Record<string, string | number>) => translate("en", key, vars);
-const adminId = 5_000_000_001;
 
 /** Issue 52, reports: a member reports a result in a group; the admins get it and act on it, each action recorded. */
 describe("reports of results in groups", () => {
   let h: Harness;
   let admin: TestUser;
 
-  beforeAll(async () => {
-    h = await startHarness({ env: { ADMIN_IDS: String(adminId) } });
-    admin = await startedUser(h);
-    expect(admin.id).toBe(adminId);
-  }, 60_000);
-  afterAll(async () => {
-    await h?.stop();
-  });
-  afterEach(async () => {
-    expect(await h.runtime.ledger.audit()).toEqual([]);
+  adminSuite({}, (s) => {
+    h = s.h;
+    admin = s.admin;
   });
 
   /** `prompt` made as a picture by `maker` in `group`: the delivered result message. */

@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, like } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { BotMessage, TestUser } from "../../../sandbox/playground/telegram";
 import { planPeriodKey, purchaseRefundKey } from "../../../src/domain/credits/entry-keys";
 import { defaultImageOptions } from "../../../src/domain/generations/image-options";
@@ -9,10 +9,10 @@ import { createPlanSubscriptions } from "../../../src/features/payments";
 import { generations, ledgerEntries, payments, planSubscriptions } from "../../../src/platform/db/schema";
 import { translate } from "../../../src/platform/i18n/i18n";
 import { chatMoment } from "../../../src/platform/i18n/moments";
-import { eventually, type Harness, startedUser, startHarness } from "../../support/harness";
+import { adminId, adminSuite } from "../../support/admin-suite";
+import { eventually, type Harness, startedUser } from "../../support/harness";
 
 const en = (key: string, vars?: Record<string, string | number>) => translate("en", key, vars);
-const adminId = 5_000_000_001;
 
 /** The one plan these tests sell: 250 Stars a month for 300 credits and 20% off. */
 const plan = { id: "pro", stars: 250, credits: 300, discount: 20 };
@@ -23,21 +23,18 @@ describe("monthly plans paid by Stars subscriptions (sandbox: test payments)", (
   let h: Harness;
   let admin: TestUser;
 
-  beforeAll(async () => {
-    h = await startHarness({
-      env: { SANDBOX: "1", PLANS: JSON.stringify([plan]), ADMIN_IDS: String(adminId) },
+  // the worker's own reconciler stays out of the way: the down-bot test starts one with the bot
+  adminSuite(
+    {
+      env: { SANDBOX: "1", PLANS: JSON.stringify([plan]) },
       // the worker's own reconciler stays out of the way: the down-bot test starts one with the bot
       timing: { paymentsReconcileEveryMs: 24 * 3_600_000 },
-    });
-    admin = h.tg.user({ started: true });
-    expect(admin.id).toBe(adminId);
-  }, 60_000);
-  afterAll(async () => {
-    await h?.stop();
-  });
-  afterEach(async () => {
-    expect(await h.runtime.ledger.audit()).toEqual([]);
-  });
+    },
+    (s) => {
+      h = s.h;
+      admin = s.admin;
+    },
+  );
 
   const subscriptionOf = async (userId: number) =>
     (await h.db.db.select().from(planSubscriptions).where(eq(planSubscriptions.userId, userId)))[0];

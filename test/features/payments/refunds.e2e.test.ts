@@ -1,38 +1,23 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { TestUser } from "../../../sandbox/playground/telegram";
 import { purchaseRefundKey } from "../../../src/domain/credits/entry-keys";
 import { ledgerEntries, payments } from "../../../src/platform/db/schema";
 import { translate } from "../../../src/platform/i18n/i18n";
-import {
-  eventually,
-  generationIn,
-  type Harness,
-  requestImage,
-  startedUser,
-  startHarness,
-} from "../../support/harness";
+import { adminId, adminSuite } from "../../support/admin-suite";
+import { eventually, generationIn, type Harness, requestImage, startedUser } from "../../support/harness";
 import { invoiceFor } from "../../support/payments";
 
 const en = (key: string, vars?: Record<string, string | number>) => translate("en", key, vars);
-/** The first user a fresh stand-in makes has this id: the admin of these tests. */
-const adminId = 5_000_000_001;
 
 describe("refunds of Stars payments", () => {
   let h: Harness;
   let admin: TestUser;
 
-  beforeAll(async () => {
-    // no welcome credits: what a user has is what they bought
-    h = await startHarness({ env: { SANDBOX: "1", ADMIN_IDS: String(adminId), WELCOME_CREDITS: "0" } });
-    admin = h.tg.user({ started: true });
-    expect(admin.id).toBe(adminId);
-  }, 60_000);
-  afterAll(async () => {
-    await h?.stop();
-  });
-  afterEach(async () => {
-    expect(await h.runtime.ledger.audit()).toEqual([]);
+  // no welcome credits: what a user has is what they bought
+  adminSuite({ env: { SANDBOX: "1", WELCOME_CREDITS: "0" } }, (s) => {
+    h = s.h;
+    admin = s.admin;
   });
 
   /** A user who bought the 50-Star pack (50 credits) and got the receipt: the charge id. */

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { TestUser } from "../../../sandbox/playground/telegram";
 import { payments, referrals } from "../../../src/platform/db/schema";
 import { translate } from "../../../src/platform/i18n/i18n";
-import { eventually, type Harness, startedUser, startHarness } from "../../support/harness";
+import { adminId, adminSuite } from "../../support/admin-suite";
+import { eventually, type Harness, startedUser } from "../../support/harness";
 import { invoiceFor } from "../../support/payments";
 
 const en = (key: string, vars?: Record<string, string | number>) => translate("en", key, vars);
@@ -12,27 +13,21 @@ const bonus = 10;
 /** The default "s" pack: 50 credits for 50 Stars, no pack bonus. */
 const packCredits = 50;
 const packStars = 50;
-/** The first user a fresh stand-in makes has this id: the admin of these tests. */
-const adminId = 5_000_000_001;
 
 describe("referrals end to end", () => {
   let h: Harness;
   let admin: TestUser;
   let spends = 0;
 
-  beforeAll(async () => {
-    h = await startHarness({
-      env: { WELCOME_CREDITS: String(welcome), REFERRAL_BONUS: String(bonus), ADMIN_IDS: String(adminId) },
-    });
-    admin = h.tg.user({ started: true });
-    expect(admin.id).toBe(adminId);
-  }, 60_000);
-  afterAll(async () => {
-    await h?.stop();
-  });
-  afterEach(async () => {
-    expect(await h.runtime.ledger.audit()).toEqual([]);
-  });
+  adminSuite(
+    {
+      env: { WELCOME_CREDITS: String(welcome), REFERRAL_BONUS: String(bonus) },
+    },
+    (s) => {
+      h = s.h;
+      admin = s.admin;
+    },
+  );
 
   const available = async (user: TestUser) => (await h.runtime.ledger.account(user.id)).available;
   const referralOf = async (user: TestUser) =>
