@@ -1,6 +1,7 @@
 CREATE TABLE "result_reports" (
 	"generation_id" uuid PRIMARY KEY NOT NULL,
 	"chat_id" bigint NOT NULL,
+	"message_id" integer,
 	"maker_id" bigint NOT NULL,
 	"reporter_ids" bigint[] NOT NULL,
 	"state" text DEFAULT 'open' NOT NULL,

@@ -10,8 +10,9 @@ export type Reported = "first" | "added" | "already";
 /** Reports of results in groups (result_reports): each member reports a result once; admins' actions are appended. */
 export function createReportStore(db: Database) {
   return {
+    /** `messageId`: the message the report was pressed on (kept from the first report). */
     async report(
-      result: { id: string; chatId: number; makerId: number },
+      result: { id: string; chatId: number; makerId: number; messageId: number | undefined },
       reporterId: number,
     ): Promise<Reported> {
       const [row] = await db
@@ -19,6 +20,7 @@ export function createReportStore(db: Database) {
         .values({
           generationId: result.id,
           chatId: result.chatId,
+          messageId: result.messageId ?? null,
           makerId: result.makerId,
           reporterIds: [reporterId],
         })

@@ -13,7 +13,7 @@ import type { ReportAction } from "../../platform/db/schema";
 import type { Translate, TranslateFor } from "../../platform/i18n/i18n";
 import { type ReportPress, reportActionData, reportResultData } from "../../platform/telegram/callback-data";
 import { isTelegramFailure } from "../../platform/telegram/telegram-error";
-import type { ReportStore } from "./report-store";
+import type { ReportStore, ResultReport } from "./report-store";
 
 export interface ReportsDeps {
   reports: ReportStore;
@@ -82,7 +82,10 @@ export function reportsFeature(deps: ReportsDeps): Composer<BotContext> {
       return;
     }
     const reporterId = ctx.callbackQuery.from.id;
-    const reported = await deps.reports.report({ id: g.id, chatId: g.chatId, makerId: g.userId }, reporterId);
+    const reported = await deps.reports.report(
+      { id: g.id, chatId: g.chatId, makerId: g.userId, messageId: ctx.callbackQuery.message?.message_id },
+      reporterId,
+    );
     await ctx.answerCallbackQuery({
       text: ctx.t(reported === "already" ? "report-already" : "report-thanks"),
     });
@@ -106,16 +109,18 @@ export function reportsFeature(deps: ReportsDeps): Composer<BotContext> {
     ctx: BotContext,
     press: ReportPress,
     g: Generation | undefined,
-    chatId: number,
-    makerId: number,
+    report: ResultReport,
   ): Promise<{ outcome: string; text: string }> {
+    const { chatId, makerId } = report;
     const said = (outcome: string, vars?: Record<string, string | number>) => ({
       outcome,
       text: ctx.t(`report-${outcome}`, vars),
     });
     switch (press.action) {
       case "remove": {
-        const ids = g?.deliveredMessageIds ?? [];
+        // the result's messages, and an album's actions message (where the report was pressed)
+        const pressedOn = report.messageId === null ? [] : [report.messageId];
+        const ids = [...new Set([...(g?.deliveredMessageIds ?? []), ...pressedOn])];
         let removed = 0;
         for (const messageId of ids) {
           try {
@@ -161,7 +166,7 @@ export function reportsFeature(deps: ReportsDeps): Composer<BotContext> {
       return;
     }
     const g = (await deps.generations.get(press.id)) ?? undefined;
-    const { outcome, text } = await act(ctx, press, g, report.chatId, report.makerId);
+    const { outcome, text } = await act(ctx, press, g, report);
     const adminId = ctx.callbackQuery.from.id;
     const action: ReportAction = press.action;
     await deps.reports.act(press.id, { action, by: adminId, at: new Date().toISOString(), outcome });

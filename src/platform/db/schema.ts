@@ -399,6 +399,8 @@ export const resultReports = pgTable(
   {
     generationId: uuid("generation_id").primaryKey(),
     chatId: tgId("chat_id").notNull(),
+    /** the message the first report was pressed on: an album's actions message is not one of the result's */
+    messageId: integer("message_id"),
     makerId: tgId("maker_id").notNull(),
     reporterIds: bigint("reporter_ids", { mode: "number" }).array().notNull(),
     state: text("state").$type<ReportState>().notNull().default("open"),

@@ -6,6 +6,7 @@ import { ledgerEntries, resultReports, users } from "../../../src/platform/db/sc
 import { translate } from "../../../src/platform/i18n/i18n";
 import { adminId, adminSuite } from "../../support/admin-suite";
 import { eventually, generationIn, type Harness, startedUser } from "../../support/harness";
+import { buttons, byData, hasData } from "../../support/messages";
 import { appClient } from "../../support/miniapp";
 
 const en = (key: string, vars?: Record<string, string | number>) => translate("en", key, vars);
@@ -142,5 +143,36 @@ describe("reports of results in groups", () => {
         .from(ledgerEntries)
         .where(eq(ledgerEntries.key, `report-${g.id}`)),
     ).toEqual([]);
+  });
+
+  test("an album: reported from its actions message, Remove deletes its pictures and that message", async () => {
+    const maker = await startedUser(h);
+    const member = await startedUser(h);
+    const group = h.tg.group({ members: [maker, member] });
+    const prompt = "two paper boats on a pond";
+    const asked = await maker.sendIn(group, `/image ${prompt}`);
+    const panel = await maker.waitFor(hasData("cv:o:n"), { in: group, after: asked.message_id });
+    await maker.press(byData("cv:o:n"), { message: panel, in: group });
+    const picker = await maker.waitFor(hasData("cv:p:2"), { in: group, after: asked.message_id });
+    await maker.press(byData("cv:p:2"), { message: picker, in: group });
+    const summary = await maker.waitFor(
+      (m) => hasData("cv:ok")(m) && (m.text?.includes("Number of images: 2") ?? false),
+      { in: group, after: asked.message_id },
+    );
+    await maker.press(byData("cv:ok"), { message: summary, in: group });
+    const actions = await maker.waitFor((m) => buttons(m).some((b) => /Report/.test(b.text)), {
+      in: group,
+      after: asked.message_id,
+      timeoutMs: 20_000,
+    });
+    const g = await generationIn(h, maker.id, "delivered");
+    expect(g.deliveredMessageIds).toHaveLength(2);
+    expect(g.deliveredMessageIds).not.toContain(actions.message_id);
+
+    await report(member, group, actions);
+    const shown = await reportFor(prompt);
+    await adminPress(shown, /Remove from the group/, en("report-removed", { count: 3 }));
+    const left = group.messages().map((m) => m.message_id);
+    for (const id of [...(g.deliveredMessageIds ?? []), actions.message_id]) expect(left).not.toContain(id);
   });
 });
