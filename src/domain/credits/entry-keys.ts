@@ -6,3 +6,5 @@ export const purchaseRefundKey = (chargeId: string) => `purchase-refund-${charge
 /** The ledger key of one user's redemption of one promo code: unique, so a code counts once per user. */
 export const promoKeyPrefix = "promo:";
 export const promoGrantKey = (code: string, userId: number) => `${promoKeyPrefix}${code}:${userId}`;
+/** The ledger key of a reported result's refund by an admin: once per result. */
+export const reportRefundKey = (generationId: string) => `report-${generationId}`;

@@ -61,6 +61,7 @@ export async function resendResult(
             (_language, key, vars) => t(key, vars),
             undefined,
             place.galleryUrl,
+            place.chatId,
           ),
         }),
   };

@@ -34,6 +34,8 @@ export function resultKeyboard(
   t: TranslateFor,
   pictures: number = g.fileIds?.length ?? 0,
   galleryUrl?: string,
+  /** the chat it is sent to: a result shown again elsewhere (/history, the Mini App) is reported only in its own group */
+  chatId: number | null = g.chatId,
 ): InlineKeyboard {
   const kb = new InlineKeyboard().text(t(g.language, "btn-regenerate"), regenerateData.make(g.id));
   if (g.operation === "image" || g.operation === "edit") {
@@ -50,7 +52,7 @@ export function resultKeyboard(
   }
   if (galleryUrl) kb.row().webApp(t(g.language, "btn-gallery"), galleryUrl);
   // in a group, any member may report a result to the bot's admins
-  if (g.chatId !== null && g.chatId < 0)
+  if (chatId !== null && chatId === g.chatId && chatId < 0)
     kb.row().text(t(g.language, "btn-report"), reportResultData.make(g.id));
   return kb;
 }

@@ -224,9 +224,13 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
    * for good, or every attempt failed): the generation fails and what was charged
    * is refunded, in one transaction.
    */
-  async function refundUndeliverable(id: string, why: string): Promise<Generation | null> {
+  async function refundUndeliverable(
+    id: string,
+    why: string,
+    from: GenerationState[] = toDeliver,
+  ): Promise<Generation | null> {
     return db.transaction(async (tx) => {
-      const row = await move(tx, id, toDeliver, "failed", {
+      const row = await move(tx, id, from, "failed", {
         error: { reason: "undeliverable", message: why },
       });
       if (!row) return null;
@@ -247,8 +251,9 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
 
   /**
    * Before a user's data is erased: each request still running ends as
-   * cancelled with its hold released, and each result not yet delivered fails
-   * with its charge refunded. The service has no cancel: what it still makes
+   * cancelled with its hold released, and each result not yet being sent
+   * fails with its charge refunded (one being sent is left to arrive: the
+   * erasure waits for it). The service has no cancel: what it still makes
    * for them is paid by us, and its late webhook finds no request (ignored).
    * How many were stopped.
    */
@@ -256,14 +261,12 @@ export function generationTransitions(ctx: GenerationsContext, reads: Generation
     const open = await db
       .select({ id: generations.id, state: generations.state })
       .from(generations)
-      .where(
-        and(eq(generations.userId, userId), inArray(generations.state, [...stillRunning, ...toDeliver])),
-      );
+      .where(and(eq(generations.userId, userId), inArray(generations.state, [...stillRunning, "completed"])));
     let stopped = 0;
     for (const g of open) {
       const row = stillRunning.includes(g.state)
         ? await endWithRelease(g.id, stillRunning, "cancelled", { reason: "erased_at_user_request" })
-        : await refundObserved(g.id, "erased at the user's request");
+        : await refundObserved(g.id, "erased at the user's request", ["completed"]);
       if (row) stopped++;
     }
     return stopped;

@@ -4,6 +4,21 @@ import { adminsOnly } from "../../bot/middleware/admins-only";
 import { maxRuleLength } from "../../platform/lib/refused-prompts";
 import type { PromptRules } from "./store";
 
+/** Lines joined into as few messages as Telegram's 4,096 characters allow (each line is far shorter). */
+function inMessages(lines: readonly string[], max = 4096): string[] {
+  const messages: string[] = [];
+  let current = "";
+  for (const line of lines) {
+    if (current !== "" && current.length + 1 + line.length > max) {
+      messages.push(current);
+      current = "";
+    }
+    current = current === "" ? line : `${current}\n${line}`;
+  }
+  if (current !== "") messages.push(current);
+  return messages;
+}
+
 /**
  * /moderation add|remove|list for the bot's admins, in their private chat:
  * the refused words and patterns. Each change is logged with the admin's id.
@@ -36,7 +51,8 @@ export function moderationFeature(deps: {
         const rules = await deps.rules.list();
         if (rules.length === 0) return void (await ctx.reply(ctx.t("moderation-list-empty")));
         const lines = rules.map((r) => ctx.t(`moderation-line-${r.from}`, { rule: r.rule }));
-        return void (await ctx.reply([ctx.t("moderation-list-title"), ...lines].join("\n")));
+        for (const text of inMessages([ctx.t("moderation-list-title"), ...lines])) await ctx.reply(text);
+        return;
       }
       default:
         return void (await usage());

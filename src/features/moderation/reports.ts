@@ -1,16 +1,17 @@
 import { type Api, Composer, InlineKeyboard } from "grammy";
 import type { BotContext } from "../../bot/context";
 import { adminsOnly } from "../../bot/middleware/admins-only";
+import { reportRefundKey } from "../../domain/credits/entry-keys";
 import type { Ledger } from "../../domain/credits/ledger";
 import type { GenerationReads } from "../../domain/generations/reads";
 import { type ResendApi, resendResult } from "../../domain/generations/resend-result";
-import type { GenerationTransitions } from "../../domain/generations/transitions";
 import type { Generation } from "../../domain/generations/types";
 import { type BanDeps, banUser } from "../../domain/users/ban-user";
 import { userLabel } from "../../domain/users/user-label";
 import type { Users } from "../../domain/users/users";
 import type { ReportAction } from "../../platform/db/schema";
 import type { Translate, TranslateFor } from "../../platform/i18n/i18n";
+import { shorten } from "../../platform/lib/shorten";
 import { type ReportPress, reportActionData, reportResultData } from "../../platform/telegram/callback-data";
 import { isTelegramFailure } from "../../platform/telegram/telegram-error";
 import type { ReportStore, ResultReport } from "./report-store";
@@ -28,7 +29,7 @@ export interface ReportsDeps {
 export function reportedPrompt(g: Pick<Generation, "params">): string {
   const prompt = (g.params as { prompt?: unknown }).prompt;
   if (typeof prompt !== "string" || prompt === "") return "—";
-  return prompt.length > 600 ? `${prompt.slice(0, 600)}…` : prompt;
+  return shorten(prompt, 600);
 }
 
 export const reportKeyboard = (t: Translate, id: string) =>
@@ -82,8 +83,18 @@ export function reportsFeature(deps: ReportsDeps): Composer<BotContext> {
       return;
     }
     const reporterId = ctx.callbackQuery.from.id;
+    // the message pressed on, only when it carries this very button: data can be sent from any message
+    const pressedOn = ctx.callbackQuery.message;
+    const carries = pressedOn?.reply_markup?.inline_keyboard
+      .flat()
+      .some((b) => "callback_data" in b && b.callback_data === ctx.callbackQuery.data);
     const reported = await deps.reports.report(
-      { id: g.id, chatId: g.chatId, makerId: g.userId, messageId: ctx.callbackQuery.message?.message_id },
+      {
+        id: g.id,
+        chatId: g.chatId,
+        makerId: g.userId,
+        messageId: carries ? pressedOn?.message_id : undefined,
+      },
       reporterId,
     );
     await ctx.answerCallbackQuery({
@@ -136,10 +147,10 @@ export function reportsFeature(deps: ReportsDeps): Composer<BotContext> {
           : said("remove-failed");
       }
       case "refund": {
-        if (!g) return said("refund-none");
+        if (!g || (g.charged ?? 0) === 0) return said("refund-none");
         const refunded = await deps.ledger.refund({
           holdKey: g.holdKey,
-          key: `report-${g.id}`,
+          key: reportRefundKey(g.id),
           note: "reported result",
         });
         if (refunded.ok)
@@ -165,13 +176,14 @@ export function reportsFeature(deps: ReportsDeps): Composer<BotContext> {
       await ctx.answerCallbackQuery({ text: ctx.t("report-gone") });
       return;
     }
+    // answered at once: removing messages one by one, or banning, takes a moment
+    await ctx.answerCallbackQuery();
     const g = (await deps.generations.get(press.id)) ?? undefined;
     const { outcome, text } = await act(ctx, press, g, report);
     const adminId = ctx.callbackQuery.from.id;
     const action: ReportAction = press.action;
     await deps.reports.act(press.id, { action, by: adminId, at: new Date().toISOString(), outcome });
     ctx.logger.info({ generationId: press.id, adminId, action, outcome }, "a report handled");
-    await ctx.answerCallbackQuery();
     await ctx.reply(text);
   });
   feature.use(outer);

@@ -1,5 +1,6 @@
 import { and, eq, inArray, like, sql } from "drizzle-orm";
 import type { Redis } from "ioredis";
+import { notAtRest } from "../../domain/generations/states";
 import type { GenerationTransitions } from "../../domain/generations/transitions";
 import type { Database } from "../../platform/db/client";
 import {
@@ -11,6 +12,7 @@ import {
   inlineOffers,
   kvStore,
   ledgerEntries,
+  orphanTasks,
   promptRefusals,
   userPreferences,
   users,
@@ -24,6 +26,8 @@ export interface ErasureDeps {
   prefix: string;
   store: Pick<MediaStore, "removeFolder">;
   generations: Pick<GenerationTransitions, "stopAllOf">;
+  /** how long to wait for a result being sent before answering "busy" (10 s) */
+  settleMs?: number;
 }
 
 /** What one erasure did, as the user is told. */
@@ -93,15 +97,62 @@ export function createErasure(deps: ErasureDeps) {
     return files;
   }
 
+  /** The user's requests not at rest (running, or a result on its way): the erasure waits for them. */
+  async function unsettled(ex: Pick<Database, "select">, userId: number): Promise<number> {
+    const rows = await ex
+      .select({ id: generations.id })
+      .from(generations)
+      .where(and(eq(generations.userId, userId), inArray(generations.state, notAtRest)));
+    return rows.length;
+  }
+
   return {
-    async erase(userId: number): Promise<Erased> {
-      const cancelled = await deps.generations.stopAllOf(userId);
-      const ids = (
+    /**
+     * Stops what runs (until nothing of theirs is in motion, for at most
+     * `settleMs`: a result being sent arrives first), then erases. "busy":
+     * something was still in motion, and nothing was erased.
+     */
+    async erase(userId: number): Promise<Erased | "busy"> {
+      let cancelled = 0;
+      const until = Date.now() + (deps.settleMs ?? 10_000);
+      for (;;) {
+        cancelled += await deps.generations.stopAllOf(userId);
+        if ((await unsettled(db, userId)) === 0) break;
+        if (Date.now() >= until) return "busy";
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const atRest = (
         await db.select({ id: generations.id }).from(generations).where(eq(generations.userId, userId))
       ).map((g) => g.id);
-      // the files first: a failure after them leaves rows that the retention (or a second erasure) still finds
-      const files = await eraseFiles(ids);
-      await db.transaction(async (tx) => {
+      // the files first: a failure after them leaves rows that a second erasure still finds
+      const files = await eraseFiles(atRest);
+      const requests = await db.transaction(async (tx) => {
+        // a request being created now (it reads this row `for share`) waits, or is seen below
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+        if ((await unsettled(tx, userId)) > 0) return undefined;
+        const rows = await tx
+          .select({
+            id: generations.id,
+            taskId: generations.taskId,
+            serviceCredits: generations.serviceCredits,
+          })
+          .from(generations)
+          .where(eq(generations.userId, userId));
+        const ids = rows.map((g) => g.id);
+        // what the service billed stays in the books (/stats' margin) as tasks of no request
+        const billed = rows.filter((g) => (g.serviceCredits ?? 0) > 0);
+        if (billed.length > 0) {
+          await tx
+            .insert(orphanTasks)
+            .values(
+              billed.map((g) => ({
+                taskId: g.taskId ?? `erased-${g.id}`,
+                serviceCredits: g.serviceCredits,
+                reason: "erased at the user's request",
+              })),
+            )
+            .onConflictDoNothing();
+        }
         if (ids.length > 0) {
           await tx.delete(dubParts).where(inArray(dubParts.generationId, ids));
           await tx.delete(deliveries).where(inArray(deliveries.generationId, ids));
@@ -122,9 +173,11 @@ export function createErasure(deps: ErasureDeps) {
           .update(users)
           .set({ username: null, firstName: null, lastSeenAt: sql`now()` })
           .where(eq(users.id, userId));
+        return ids.length;
       });
+      if (requests === undefined) return "busy";
       await eraseRedis(userId);
-      return { requests: ids.length, files, cancelled };
+      return { requests, files, cancelled };
     },
   };
 }

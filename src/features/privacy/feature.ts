@@ -15,6 +15,13 @@ export function privacyPolicyText(t: Translate, config: PrivacyFeatureDeps["conf
   return config.privacyPolicy ?? t("privacy-policy-default", { days: config.mediaRetentionDays });
 }
 
+/** "Yes, delete everything" or "Keep my data": the question asked once more. */
+const askAgain = (ctx: BotContext) =>
+  new InlineKeyboard()
+    .text(ctx.t("privacy-delete-confirm"), privacyData.make("erase"))
+    .row()
+    .text(ctx.t("privacy-delete-keep"), privacyData.make("keep"));
+
 /**
  * /privacy: the policy and "Delete my data", which asks once more before
  * erasing (erase.ts says what goes and what stays). Asked in a group, it goes
@@ -37,11 +44,7 @@ export function privacyFeature(deps: PrivacyFeatureDeps): Composer<BotContext> {
     const action = privacyData.parse(ctx.callbackQuery.data);
     await ctx.answerCallbackQuery();
     if (action === "ask") {
-      const keyboard = new InlineKeyboard()
-        .text(ctx.t("privacy-delete-confirm"), privacyData.make("erase"))
-        .row()
-        .text(ctx.t("privacy-delete-keep"), privacyData.make("keep"));
-      await ctx.reply(ctx.t("privacy-delete-ask"), { reply_markup: keyboard });
+      await ctx.reply(ctx.t("privacy-delete-ask"), { reply_markup: askAgain(ctx) });
       return;
     }
     // the question's buttons go: it is answered, either way
@@ -53,6 +56,11 @@ export function privacyFeature(deps: PrivacyFeatureDeps): Composer<BotContext> {
     if (action !== "erase") return;
     const userId = ctx.callbackQuery.from.id;
     const erased = await deps.erasure.erase(userId);
+    if (erased === "busy") {
+      // a result was still on its way: nothing was erased; the same question, to answer again
+      await ctx.reply(ctx.t("privacy-delete-failed"), { reply_markup: askAgain(ctx) });
+      return;
+    }
     ctx.logger.info({ userId, ...erased }, "a user's data erased at their request");
     await ctx.reply(ctx.t("privacy-deleted", { ...erased }));
   });

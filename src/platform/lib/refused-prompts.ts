@@ -5,8 +5,9 @@
  * any case; `*` in it stands for any letters, so `nud*` matches "nude" and
  * "nudity". Prompt and rule are read the same way first: Unicode compatibility
  * forms folded, lower case, the Arabic forms of Persian letters (ي, ك) as the
- * Persian ones, and the zero-width non-joiner and the tatweel taken out, so
- * "می‌خواهم" and "میخواهم" are one word.
+ * Persian ones, and what shows nothing (format characters such as the
+ * zero-width non-joiner and the soft hyphen, combining marks such as Arabic
+ * vowel signs, the tatweel) taken out, so "می‌خواهم" and "میخواهم" are one word.
  */
 
 /** The longest rule, in characters. */
@@ -15,12 +16,15 @@ export const maxRuleLength = 64;
 const wordChars = /[\p{L}\p{N}\p{M}]+/gu;
 
 function normalize(text: string): string {
-  return text
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/[يى]/g, "ی")
-    .replace(/ك/g, "ک")
-    .replace(/\u200c|\u200d|\u0640/g, "");
+  return (
+    text
+      .normalize("NFKC")
+      .toLowerCase()
+      .replace(/[يى]/g, "ی")
+      .replace(/ك/g, "ک")
+      // format characters (zero-width space, joiners, soft hyphen…), combining marks (Arabic vowel signs) and the tatweel show nothing a rule could miss
+      .replace(/[\p{Cf}\p{Mn}\u0640]/gu, "")
+  );
 }
 
 /** The words of a text, as rules read them. */

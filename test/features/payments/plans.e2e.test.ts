@@ -9,7 +9,7 @@ import { createPlanSubscriptions } from "../../../src/features/payments";
 import { generations, ledgerEntries, payments, planSubscriptions } from "../../../src/platform/db/schema";
 import { translate } from "../../../src/platform/i18n/i18n";
 import { chatMoment } from "../../../src/platform/i18n/moments";
-import { adminId, adminSuite } from "../../support/admin-suite";
+import { adminSuite } from "../../support/admin-suite";
 import { eventually, type Harness, startedUser } from "../../support/harness";
 
 const en = (key: string, vars?: Record<string, string | number>) => translate("en", key, vars);

@@ -4,7 +4,7 @@ import type { TestUser } from "../../../sandbox/playground/telegram";
 import { purchaseRefundKey } from "../../../src/domain/credits/entry-keys";
 import { ledgerEntries, payments } from "../../../src/platform/db/schema";
 import { translate } from "../../../src/platform/i18n/i18n";
-import { adminId, adminSuite } from "../../support/admin-suite";
+import { adminSuite } from "../../support/admin-suite";
 import { eventually, generationIn, type Harness, requestImage, startedUser } from "../../support/harness";
 import { invoiceFor } from "../../support/payments";
 

@@ -1,10 +1,11 @@
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Message } from "grammy/types";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { BotMessage, TestUser } from "../../../sandbox/playground/telegram";
-import { generations, payments, userPreferences } from "../../../src/platform/db/schema";
+import { createErasure } from "../../../src/features/privacy";
+import { generations, orphanTasks, payments, userPreferences } from "../../../src/platform/db/schema";
 import { translate } from "../../../src/platform/i18n/i18n";
 import { eventually, generationIn, type Harness, redisUrl, startHarness } from "../../support/harness";
 import { appClient } from "../../support/miniapp";
@@ -73,6 +74,14 @@ describe("Delete my data", () => {
     return parts.join("\n");
   }
 
+  /** What the service billed for the user's requests. */
+  async function serviceCredits(userId: number): Promise<number> {
+    const [row] = (await h.db.db.execute(
+      sql`select coalesce(sum(service_credits), 0)::int as credits from generations where user_id = ${userId}`,
+    )) as unknown as { credits: number }[];
+    return row?.credits ?? 0;
+  }
+
   async function bucketKeys(): Promise<string[]> {
     const listed = await testS3Client().send(new ListObjectsV2Command({ Bucket: bucket }));
     return (listed.Contents ?? []).map((o) => o.Key ?? "");
@@ -139,6 +148,11 @@ describe("Delete my data", () => {
     const waiting = await user.send("/image");
     await user.waitFor((m) => Boolean(m.text), { after: waiting });
 
+    const billedBefore = await serviceCredits(user.id);
+    expect(billedBefore).toBeGreaterThan(0);
+    const mine = await h.db.db.select().from(generations).where(eq(generations.userId, user.id));
+    const taskIds = mine.map((g) => g.taskId ?? `erased-${g.id}`);
+
     // /privacy → Delete my data → asked once more → Yes
     const asked = await user.send("/privacy");
     const policy = await user.waitFor((m) => m.text?.startsWith("🔒") ?? false, { after: asked });
@@ -171,6 +185,11 @@ describe("Delete my data", () => {
     expect(found(await everyRedisValue(), needles)).toEqual([]);
     const keys = await bucketKeys();
     expect(keys).toEqual([]);
+
+    // what the service billed for the erased requests stays in the books, as tasks of no request
+    const orphans = await h.db.db.select().from(orphanTasks).where(inArray(orphanTasks.taskId, taskIds));
+    expect(orphans.reduce((sum, o) => sum + (o.serviceCredits ?? 0), 0)).toBe(billedBefore);
+    expect(JSON.stringify(orphans)).not.toContain(user.id.toString());
 
     // the books: the audit is clean; the hold came back; the purchase and its credits are still there
     expect(await h.runtime.ledger.audit()).toEqual([]);
@@ -210,6 +229,38 @@ describe("Delete my data", () => {
     const tables = Object.values(await everyTable()).join("\n");
     expect(found(tables, ["okapi", "Ottoline"])).toEqual([]);
     expect(await h.runtime.ledger.audit()).toEqual([]);
+  });
+
+  test("a result still being sent: the erasure waits for it, answers busy and erases nothing; once it arrived, erases", async () => {
+    const user = h.tg.user({ firstName: "Wilhelmina", language: "en" });
+    const hello = await user.send("/start");
+    await user.waitFor((m) => Boolean(m.text), { after: hello });
+    const image = await user.send("/image a heron in the reeds");
+    await press(user, /Confirm/, image);
+    const g = await generationIn(h, user.id, "delivered", 30_000);
+    // as if a worker were sending it right now
+    await h.db.db.update(generations).set({ state: "delivering" }).where(eq(generations.id, g.id));
+    const erasure = createErasure({
+      db: h.runtime.db,
+      redis,
+      prefix: h.config.redis.prefix,
+      store: h.runtime.store,
+      generations: h.runtime.generations,
+      settleMs: 300,
+    });
+    const account = await h.runtime.ledger.account(user.id);
+    expect(await erasure.erase(user.id)).toBe("busy");
+    expect(await h.db.db.select().from(generations).where(eq(generations.id, g.id))).toHaveLength(1);
+    expect(found(Object.values(await everyTable()).join("\n"), ["heron", "Wilhelmina"])).toEqual([
+      "heron",
+      "Wilhelmina",
+    ]);
+    // not refunded: the result is on its way to the user
+    expect(await h.runtime.ledger.account(user.id)).toEqual(account);
+
+    await h.db.db.update(generations).set({ state: "delivered" }).where(eq(generations.id, g.id));
+    expect(await erasure.erase(user.id)).toMatchObject({ requests: 1, cancelled: 0 });
+    expect(found(Object.values(await everyTable()).join("\n"), ["heron", "Wilhelmina"])).toEqual([]);
   });
 });
 

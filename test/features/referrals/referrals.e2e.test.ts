@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import type { TestUser } from "../../../sandbox/playground/telegram";
 import { payments, referrals } from "../../../src/platform/db/schema";
 import { translate } from "../../../src/platform/i18n/i18n";
-import { adminId, adminSuite } from "../../support/admin-suite";
+import { adminSuite } from "../../support/admin-suite";
 import { eventually, type Harness, startedUser } from "../../support/harness";
 import { invoiceFor } from "../../support/payments";
 

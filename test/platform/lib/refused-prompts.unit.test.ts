@@ -33,6 +33,18 @@ describe("the operator's refused words and patterns", () => {
     expect(promptScreen(["(.*)", "a|b"])("anything at all")).toBeUndefined();
   });
 
+  test("what shows nothing cannot hide a word: zero-width space, soft hyphen, word joiner, Arabic vowel signs", () => {
+    const screen = promptScreen(["nude", "برهنه"]);
+    expect(screen("a nu\u200Bde figure")).toBe("nude");
+    expect(screen("a nu\u00ADde figure")).toBe("nude");
+    expect(screen("بر\u2060هنه")).toBe("برهنه");
+    expect(screen("بَرهنه")).toBe("برهنه");
+    // a rule written with them is the same rule
+    expect(promptScreen(["nu\u00ADde"])("nude")).toBe("nude");
+    // and a letter with its accent is still its own letter
+    expect(promptScreen(["nude"])("nudé")).toBeUndefined();
+  });
+
   test("random prompts and rules never throw, and a long prompt against many stars is quick", () => {
     const alphabet = "ab*  .،خشونت-ZZ\u200c";
     let seed = 7;

@@ -142,13 +142,13 @@ export function Credits(props: { balance: Balance | undefined; onBalance(balance
           ))}
         </ul>
       )}
-      <EraseMyData onErased={load} />
+      <EraseMyData />
     </section>
   );
 }
 
 /** "Delete my data": asked once more, then the server's words for what was erased and what was kept. */
-function EraseMyData(props: { onErased(): void }) {
+function EraseMyData() {
   const { api, w } = useEnv();
   const [step, setStep] = useState<"idle" | "asking" | "working">("idle");
   const [status, setStatus] = useState<{ kind: "ok" | "error"; text: string }>();
@@ -156,8 +156,8 @@ function EraseMyData(props: { onErased(): void }) {
     setStep("working");
     try {
       const { message } = await api.erase();
+      // no reload here: every call of the page registers the caller (name included) again
       setStatus({ kind: "ok", text: message });
-      props.onErased();
     } catch (err) {
       setStatus({ kind: "error", text: failureText(w, err) });
     }
