@@ -1,27 +1,21 @@
 import { type Api, Composer, InlineKeyboard } from "grammy";
 import type { BotContext } from "../../bot/context";
 import { adminsOnly } from "../../bot/middleware/admins-only";
-import { reportRefundKey } from "../../domain/credits/entry-keys";
-import type { Ledger } from "../../domain/credits/ledger";
 import type { GenerationReads } from "../../domain/generations/reads";
 import { type ResendApi, resendResult } from "../../domain/generations/resend-result";
 import type { Generation } from "../../domain/generations/types";
-import { type BanDeps, banUser } from "../../domain/users/ban-user";
 import { userLabel } from "../../domain/users/user-label";
-import type { Users } from "../../domain/users/users";
 import type { ReportAction } from "../../platform/db/schema";
 import type { Translate, TranslateFor } from "../../platform/i18n/i18n";
 import { shorten } from "../../platform/lib/shorten";
-import { type ReportPress, reportActionData, reportResultData } from "../../platform/telegram/callback-data";
+import { reportActionData, reportResultData } from "../../platform/telegram/callback-data";
 import { isTelegramFailure } from "../../platform/telegram/telegram-error";
-import type { ReportStore, ResultReport } from "./report-store";
+import { actOnReport, type ReportActionDeps } from "./report-actions";
+import type { ReportStore } from "./report-store";
 
-export interface ReportsDeps {
+export interface ReportsDeps extends ReportActionDeps {
   reports: ReportStore;
-  generations: Pick<GenerationReads, "get"> & BanDeps["generations"];
-  users: Pick<Users, "get" | "ban">;
-  ledger: Pick<Ledger, "refund">;
-  adminIds: readonly number[];
+  generations: Pick<GenerationReads, "get"> & ReportActionDeps["generations"];
   t: TranslateFor;
 }
 
@@ -115,59 +109,6 @@ export function reportsFeature(deps: ReportsDeps): Composer<BotContext> {
     );
   });
 
-  /** What an action did, in the admin's words. */
-  async function act(
-    ctx: BotContext,
-    press: ReportPress,
-    g: Generation | undefined,
-    report: ResultReport,
-  ): Promise<{ outcome: string; text: string }> {
-    const { chatId, makerId } = report;
-    const said = (outcome: string, vars?: Record<string, string | number>) => ({
-      outcome,
-      text: ctx.t(`report-${outcome}`, vars),
-    });
-    switch (press.action) {
-      case "remove": {
-        // the result's messages, and an album's actions message (where the report was pressed)
-        const pressedOn = report.messageId === null ? [] : [report.messageId];
-        const ids = [...new Set([...(g?.deliveredMessageIds ?? []), ...pressedOn])];
-        let removed = 0;
-        for (const messageId of ids) {
-          try {
-            await ctx.api.deleteMessage(chatId, messageId);
-            removed++;
-          } catch (err) {
-            // no right to delete there, or older than Telegram allows (48 hours): the admin is told
-            if (!isTelegramFailure(err, "rejected", "chat-unreachable", "blocked")) throw err;
-          }
-        }
-        return removed > 0 && removed === ids.length
-          ? said("removed", { count: removed })
-          : said("remove-failed");
-      }
-      case "refund": {
-        if (!g || (g.charged ?? 0) === 0) return said("refund-none");
-        const refunded = await deps.ledger.refund({
-          holdKey: g.holdKey,
-          key: reportRefundKey(g.id),
-          note: "reported result",
-        });
-        if (refunded.ok)
-          return refunded.applied ? said("refunded", { credits: refunded.refunded }) : said("refund-already");
-        return said(refunded.reason === "exceeds_charge" ? "refund-already" : "refund-none");
-      }
-      case "ban": {
-        const maker = (await deps.users.get(makerId)) ?? { id: makerId, username: null, firstName: null };
-        if (deps.adminIds.includes(makerId)) return said("ban-admin", { user: userLabel(maker) });
-        const { changed } = await banUser(deps, ctx.api, makerId);
-        return said(changed ? "banned" : "ban-already", { user: userLabel(maker) });
-      }
-      case "dismiss":
-        return said("dismissed");
-    }
-  }
-
   const { outer, admins } = adminsOnly(deps.adminIds);
   admins.callbackQuery(reportActionData.pattern, async (ctx) => {
     const press = reportActionData.parse(ctx.callbackQuery.data);
@@ -179,7 +120,14 @@ export function reportsFeature(deps: ReportsDeps): Composer<BotContext> {
     // answered at once: removing messages one by one, or banning, takes a moment
     await ctx.answerCallbackQuery();
     const g = (await deps.generations.get(press.id)) ?? undefined;
-    const { outcome, text } = await act(ctx, press, g, report);
+    const { outcome, text } = await actOnReport(
+      deps,
+      ctx.api,
+      (key, vars) => ctx.t(key, vars),
+      press,
+      g,
+      report,
+    );
     const adminId = ctx.callbackQuery.from.id;
     const action: ReportAction = press.action;
     await deps.reports.act(press.id, { action, by: adminId, at: new Date().toISOString(), outcome });

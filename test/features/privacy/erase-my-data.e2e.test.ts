@@ -91,6 +91,16 @@ describe("Delete my data", () => {
   const found = (text: string, needles: readonly string[]) =>
     needles.filter((n) => text.toLowerCase().includes(n.toLowerCase()));
 
+  /** A new user named `firstName` who started the bot and got a picture of `prompt`: its generation, delivered. */
+  async function withPicture(firstName: string, prompt: string) {
+    const user = h.tg.user({ firstName, language: "en" });
+    const hello = await user.send("/start");
+    await user.waitFor((m) => Boolean(m.text), { after: hello });
+    const image = await user.send(`/image ${prompt}`);
+    await press(user, /Confirm/, image);
+    return { user, g: await generationIn(h, user.id, "delivered", 30_000) };
+  }
+
   async function press(user: TestUser, label: RegExp, after: Message): Promise<BotMessage> {
     const message = await user.waitFor(
       (m) => m.reply_markup?.inline_keyboard.flat().some((b) => label.test(b.text)) ?? false,
@@ -205,12 +215,7 @@ describe("Delete my data", () => {
   }, 120_000);
 
   test("the Mini App's Delete my data: refused without confirm; with it, the same erasure and words as the chat's", async () => {
-    const user = h.tg.user({ firstName: "Ottoline", language: "en" });
-    const hello = await user.send("/start");
-    await user.waitFor((m) => Boolean(m.text), { after: hello });
-    const image = await user.send("/image an okapi under a paper moon");
-    await press(user, /Confirm/, image);
-    await generationIn(h, user.id, "delivered", 30_000);
+    const { user } = await withPicture("Ottoline", "an okapi under a paper moon");
     const app = appClient(h, user);
 
     const unconfirmed = await app.post("/privacy/erase", {});
@@ -232,12 +237,7 @@ describe("Delete my data", () => {
   });
 
   test("a result still being sent: the erasure waits for it, answers busy and erases nothing; once it arrived, erases", async () => {
-    const user = h.tg.user({ firstName: "Wilhelmina", language: "en" });
-    const hello = await user.send("/start");
-    await user.waitFor((m) => Boolean(m.text), { after: hello });
-    const image = await user.send("/image a heron in the reeds");
-    await press(user, /Confirm/, image);
-    const g = await generationIn(h, user.id, "delivered", 30_000);
+    const { user, g } = await withPicture("Wilhelmina", "a heron in the reeds");
     // as if a worker were sending it right now
     await h.db.db.update(generations).set({ state: "delivering" }).where(eq(generations.id, g.id));
     const erasure = createErasure({

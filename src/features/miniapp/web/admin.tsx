@@ -109,6 +109,25 @@ export function Admin() {
         hasData={anyRequest}
       />
       <Today today={stats.today} />
+      <OpenReports reports={reports} />
+      <h2>{w.t("admin-broadcasts")}</h2>
+      {broadcasts && broadcasts.items.length === 0 && <p class="hint">{w.t("admin-broadcasts-empty")}</p>}
+      {broadcasts && broadcasts.items.length > 0 && (
+        <ul class="broadcasts" data-testid="broadcasts">
+          {broadcasts.items.map((b) => (
+            <Broadcast key={b.id} b={b} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The open reports of results in groups: the admins act on them with the buttons in their chat. */
+function OpenReports({ reports }: { reports: ReportsResponse | undefined }) {
+  const { w } = useEnv();
+  return (
+    <>
       <h2>{w.t("admin-reports")}</h2>
       {reports && reports.reports.length === 0 && (
         <p class="hint" data-testid="reports-empty">
@@ -130,16 +149,7 @@ export function Admin() {
           ))}
         </ul>
       )}
-      <h2>{w.t("admin-broadcasts")}</h2>
-      {broadcasts && broadcasts.items.length === 0 && <p class="hint">{w.t("admin-broadcasts-empty")}</p>}
-      {broadcasts && broadcasts.items.length > 0 && (
-        <ul class="broadcasts" data-testid="broadcasts">
-          {broadcasts.items.map((b) => (
-            <Broadcast key={b.id} b={b} />
-          ))}
-        </ul>
-      )}
-    </section>
+    </>
   );
 }
 
